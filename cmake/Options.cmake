@@ -1,0 +1,8 @@
+option(TACTUS_BUILD_TESTS "Build the cmocka unit and scenario tests" ON)
+option(TACTUS_BUILD_VIEWER "Build the GLFW viewer and the offscreen renderer" ON)
+option(TACTUS_BUILD_BENCH "Build the benchmarks (needs Bullet, ODE, libccd)" OFF)
+option(TACTUS_BUILD_FUZZ "Build libFuzzer targets (clang only)" OFF)
+option(TACTUS_SANITIZE "Build with AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
+option(TACTUS_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
+option(TACTUS_VALIDATE "Run world validation after every step" OFF)
+option(TACTUS_OPENMP "Use OpenMP for parallel loops" ON)

@@ -1,0 +1,10 @@
+/// @file tactus.h
+/// Umbrella header: everything a Tactus application needs.
+#ifndef TACTUS_TACTUS_H
+#define TACTUS_TACTUS_H
+#include "tactus/base.h"
+#include "tactus/math.h"
+#include "tactus/types.h"
+#include "tactus/debug_draw.h"
+#include "tactus/world.h"
+#endif

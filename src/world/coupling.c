@@ -1,0 +1,74 @@
+// Generic penalty coupling between bodies of different kinds (docs/pipeline.md):
+// the surface samples of one body are tested against the other body's signed distance, and a
+// spring-damper with regularised Coulomb friction acts on both. Stiffness comes from the
+// pair's reduced mass and the world's penalty frequency, so it is stable whatever the scale.
+#include "world/world_internal.h"
+
+typedef struct pair_side {
+    const tc_kind_ops* ops;
+    int index;
+    int32_t slot;
+} pair_side;
+
+static tc_real reduced_mass(tc_real m, tc_real mo) {
+    if (!(mo > 0)) return m;
+    if (!(m > 0)) return mo;
+    return m * mo / (m + mo);
+}
+
+static tc_vec3 friction_force(tc_vec3 vt, tc_real fn, tc_real mu, tc_real mr, tc_real h) {
+    tc_real vt_len = tc_v3_len(vt);
+    if (vt_len < 1e-12) return tc_v3_zero();
+    // No more than the force that stops the sliding within one sub-step (no overshoot).
+    tc_real f = fmin(mu * fn, mr * vt_len / h);
+    return tc_v3_scale(vt, -f / vt_len);
+}
+
+static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bool record) {
+    int n = a.ops->surface_point_count(w, a.index);
+    tc_aabb box_b = b.ops->body_aabb(w, b.index);
+    tc_material ma = a.ops->material ? a.ops->material(w, a.index) : (tc_material){0.6, 0};
+    tc_material mb = b.ops->material ? b.ops->material(w, b.index) : (tc_material){0.6, 0};
+    tc_real mu = sqrt(ma.friction * mb.friction);
+    tc_real omega = 2 * TC_PI * w->def.penalty_hertz, zeta = w->def.penalty_damping_ratio;
+    for (int k = 0; k < n; ++k) {
+        tc_vec3 p, v, normal;
+        tc_real m;
+        a.ops->surface_point(w, a.index, k, &p, &v, &m);
+        if (!tc_aabb_contains_point(box_b, p)) continue;
+        tc_real d = b.ops->signed_distance(w, b.index, p, &normal);
+        if (d >= 0) continue;
+        tc_real mo = b.ops->contact_mass ? b.ops->contact_mass(w, b.index, -1) : 0;
+        tc_real mr = reduced_mass(m, mo);
+        tc_vec3 vrel = tc_v3_sub(v, b.ops->velocity_at(w, b.index, -1, p));
+        tc_real vn = tc_v3_dot(vrel, normal);
+        tc_real fn = fmax(0, mr * omega * omega * (-d) - 2 * zeta * mr * omega * vn);
+        tc_vec3 f = tc_v3_add(tc_v3_scale(normal, fn), friction_force(tc_v3_madd(vrel, -vn, normal), fn, mu, mr, h));
+        a.ops->apply_point_force(w, a.index, k, p, f);
+        b.ops->apply_point_force(w, b.index, -1, p, tc_v3_neg(f));
+        if (!record) continue;
+        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, f, 0};
+        tc_world_add_contact(w, &c);
+    }
+}
+
+static bool is_penalty_kind(uint8_t kind) { return kind == TC_BODY_TET || kind == TC_BODY_POINTS || kind == TC_BODY_SPRINGS; }
+
+// Pairs are visited from their deformable side, so the cost is (deformable bodies) x (bodies).
+void tc_coupling_penalty_sdf(tc_world* w, tc_real h) {
+    bool record = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* si = &w->slots.data[i];
+        if (!si->alive || !is_penalty_kind(si->kind)) continue;
+        for (int j = 0; j < w->slots.count; ++j) {
+            const tc_body_slot* sj = &w->slots.data[j];
+            if (j == i || !sj->alive || (is_penalty_kind(sj->kind) && j < i)) continue;
+            if (tc_coupling_of((tc_body_kind)si->kind, (tc_body_kind)sj->kind) != TC_COUPLE_PENALTY_SDF) continue;
+            pair_side a = {tc_kind_ops_of((tc_body_kind)si->kind), si->index, i};
+            pair_side b = {tc_kind_ops_of((tc_body_kind)sj->kind), sj->index, j};
+            if (!a.ops || !b.ops || !tc_aabb_overlap(a.ops->body_aabb(w, a.index), b.ops->body_aabb(w, b.index))) continue;
+            if (a.ops->surface_point_count && b.ops->signed_distance) samples_against(w, a, b, h, record);
+            if (b.ops->surface_point_count && a.ops->signed_distance) samples_against(w, b, a, h, record);
+        }
+    }
+}

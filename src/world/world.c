@@ -1,0 +1,329 @@
+// World lifetime, body slots and the step pipeline.
+#include <stdatomic.h>
+#include <stdio.h>
+#include "world/world_internal.h"
+
+static _Atomic uint16_t s_world_serial;
+
+static tc_result check_world_def(const tc_world_def* d, tc_error* e) {
+    if (!d) return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "def is NULL");
+    if (d->internal_value != TC_DEF_COOKIE)
+        return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "def was not made by tc_world_def_default()");
+    if (!tc_v3_is_finite(d->gravity)) return tc_error_set(e, TC_RESULT_NOT_FINITE, NULL, "world.gravity", "gravity is not finite");
+    if (!(d->time_step > 0) || !isfinite(d->time_step))
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.time_step", "time step must be positive and finite (got %g)", d->time_step);
+    if (d->sub_steps < 1 || d->sub_steps > 1000)
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.sub_steps", "sub-steps must be in 1..1000 (got %d)", d->sub_steps);
+    if (d->solver_iterations < 1 || d->solver_iterations > 10000)
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.solver_iterations", "solver iterations must be in 1..10000 (got %d)", d->solver_iterations);
+    if (d->thread_count < 1 || d->thread_count > 256)
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.threads", "thread count must be in 1..256 (got %d)", d->thread_count);
+    if (!(d->contact_hertz > 0) || !(d->penalty_hertz > 0) || !(d->contact_damping_ratio >= 0) || !(d->penalty_damping_ratio >= 0))
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world", "contact frequencies must be positive and damping ratios non-negative");
+    return TC_RESULT_OK;
+}
+
+tc_world* tc_world_create(const tc_world_def* def, tc_error* error) {
+    if (check_world_def(def, error) != TC_RESULT_OK) return NULL;
+    tc_world* w = tc_calloc(1, sizeof *w);
+    if (!w) {
+        tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "world", "out of memory");
+        return NULL;
+    }
+    w->def = *def;
+    uint16_t serial = (uint16_t)(atomic_fetch_add(&s_world_serial, 1) + 1);
+    w->serial = serial ? serial : 1; // 0 is the null id's world
+    w->free_head = -1;
+    return w;
+}
+
+void tc_world_destroy(tc_world* w) {
+    if (!w) return;
+    for (int k = 0; k < TC_BODY_KIND_COUNT; ++k) {
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)k);
+        if (w->stores[k] && ops && ops->destroy_store) ops->destroy_store(w);
+    }
+    for (int i = 0; i < w->slots.count; ++i) tc_free_string(w->slots.data[i].name);
+    tc_array_free(&w->slots);
+    tc_array_free(&w->contacts);
+    tc_free(w, sizeof *w);
+}
+
+tc_world_def tc_world_get_def(const tc_world* w) { return w->def; }
+void tc_world_set_gravity(tc_world* w, tc_vec3 g) {
+    if (tc_v3_is_finite(g)) w->def.gravity = g;
+}
+
+tc_result tc_world_check_unlocked(const tc_world* w) {
+    if (w->locked) {
+        tc_log(TC_LOG_ERROR, TC_RESULT_WORLD_LOCKED, "the world cannot be changed during a step");
+        return TC_RESULT_WORLD_LOCKED;
+    }
+    return TC_RESULT_OK;
+}
+
+tc_result tc_world_alloc_body(tc_world* w, tc_body_kind kind, int index, const char* name, void* user_data, tc_body_id* id) {
+    int32_t slot;
+    if (w->free_head >= 0) {
+        slot = w->free_head;
+        w->free_head = w->slots.data[slot].next_free;
+    } else {
+        tc_body_slot fresh = {0};
+        fresh.generation = 1;
+        if (!tc_array_push(&w->slots, fresh)) return TC_RESULT_OUT_OF_MEMORY;
+        slot = w->slots.count - 1;
+    }
+    tc_body_slot* s = &w->slots.data[slot];
+    s->alive = true;
+    s->kind = (uint8_t)kind;
+    s->index = index;
+    s->next_free = -1;
+    s->name = tc_strdup(name ? name : "");
+    s->user_data = user_data;
+    w->body_count++;
+    *id = tc_world_slot_id(w, slot);
+    return TC_RESULT_OK;
+}
+
+tc_body_id tc_world_slot_id(const tc_world* w, int32_t slot) {
+    const tc_body_slot* s = &w->slots.data[slot];
+    tc_body_id id = {slot + 1, s->generation, w->serial, s->kind, 0};
+    return id;
+}
+
+tc_body_slot* tc_world_resolve(const tc_world* w, tc_body_id id) {
+    if (!w) return NULL;
+    int32_t slot = id.index1 - 1;
+    if (id.world != w->serial || slot < 0 || slot >= w->slots.count || !w->slots.data[slot].alive ||
+        w->slots.data[slot].generation != id.generation) {
+        tc_log(TC_LOG_WARNING, TC_RESULT_STALE_ID, "body id {%d, %u, world %u} is stale or foreign", id.index1, id.generation, id.world);
+        return NULL;
+    }
+    return &w->slots.data[slot];
+}
+
+bool tc_body_is_valid(const tc_world* w, tc_body_id id) {
+    if (!w) return false;
+    int32_t slot = id.index1 - 1;
+    return id.world == w->serial && slot >= 0 && slot < w->slots.count && w->slots.data[slot].alive &&
+           w->slots.data[slot].generation == id.generation;
+}
+
+void tc_world_body_moved(tc_world* w, int32_t slot, int new_index) { w->slots.data[slot].index = new_index; }
+
+void* tc_world_store(tc_world* w, tc_body_kind kind, size_t size) {
+    if (!w->stores[kind]) w->stores[kind] = tc_calloc(1, size);
+    return w->stores[kind];
+}
+
+const char* tc_world_slot_name(const tc_world* w, int32_t slot) {
+    const char* n = w->slots.data[slot].name;
+    return n ? n : "";
+}
+
+tc_result tc_body_destroy(tc_world* w, tc_body_id id) {
+    tc_body_slot* s = tc_world_resolve(w, id);
+    if (!s) return TC_RESULT_STALE_ID;
+    tc_result r = tc_world_check_unlocked(w);
+    if (r != TC_RESULT_OK) return r;
+    const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+    if (ops && ops->remove_body) ops->remove_body(w, s->index);
+    s = &w->slots.data[id.index1 - 1];
+    tc_free_string(s->name);
+    s->name = NULL;
+    s->alive = false;
+    s->generation++;
+    s->next_free = w->free_head;
+    w->free_head = id.index1 - 1;
+    w->body_count--;
+    return TC_RESULT_OK;
+}
+
+void tc_world_add_contact(tc_world* w, const tc_contact* c) { tc_array_push(&w->contacts, *c); }
+
+const tc_contact* tc_world_get_contacts(const tc_world* w, int* count) {
+    if (count) *count = w->contacts.count;
+    return w->contacts.data;
+}
+
+int tc_world_get_body_count(const tc_world* w) { return w ? w->body_count : 0; }
+
+int tc_world_get_bodies(const tc_world* w, tc_body_id* out, int capacity) {
+    int n = 0;
+    for (int i = 0; i < w->slots.count; ++i) {
+        if (!w->slots.data[i].alive) continue;
+        if (n < capacity && out) out[n] = tc_world_slot_id(w, i);
+        n++;
+    }
+    return n;
+}
+
+tc_body_id tc_world_find_body(const tc_world* w, const char* name) {
+    for (int i = 0; name && i < w->slots.count; ++i)
+        if (w->slots.data[i].alive && strcmp(tc_world_slot_name(w, i), name) == 0) return tc_world_slot_id(w, i);
+    return TC_NULL_BODY;
+}
+
+// ---- the step pipeline ------------------------------------------------------------------------
+
+typedef void stage_fn(tc_world* w, tc_real h);
+
+static void run_stage(tc_world* w, tc_real h, size_t hook_offset) {
+    for (int k = 0; k < TC_BODY_KIND_COUNT; ++k) {
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)k);
+        if (!ops || !w->stores[k] || k == TC_BODY_STATIC) continue; // static bodies live in the rigid store
+        stage_fn* fn = *(stage_fn* const*)((const char*)ops + hook_offset);
+        if (fn) fn(w, h);
+    }
+}
+
+#define RUN_STAGE(w, h, hook) run_stage((w), (h), offsetof(tc_kind_ops, hook))
+
+static void update_stats(tc_world* w, double wall) {
+    tc_world_stats* s = &w->stats;
+    s->step = w->step_index;
+    s->time = w->time;
+    s->body_count = w->body_count;
+    s->contact_count = w->contacts.count;
+    s->max_penetration = 0;
+    for (int i = 0; i < w->contacts.count; ++i)
+        if (-w->contacts.data[i].separation > s->max_penetration) s->max_penetration = -w->contacts.data[i].separation;
+    s->kinetic_energy = s->potential_energy = 0;
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* b = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (!b->alive || !ops || !ops->energy) continue;
+        tc_real ke = 0, pe = 0;
+        ops->energy(w, b->index, &ke, &pe);
+        s->kinetic_energy += ke;
+        s->potential_energy += pe;
+    }
+    s->step_wall_time = wall;
+}
+
+static tc_result check_state(tc_world* w, tc_error* error) {
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* b = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (!b->alive || !ops || !ops->check_finite) continue;
+        if (!ops->check_finite(w, b->index, error)) return TC_RESULT_UNSTABLE;
+    }
+    tc_real total = w->stats.kinetic_energy + w->stats.potential_energy;
+    if (!isfinite(total) || (w->def.energy_limit > 0 && fabs(total) > w->def.energy_limit))
+        return tc_error_set(error, TC_RESULT_UNSTABLE, NULL, "world", "step %lld: total energy %g J exceeds the limit %g J",
+                            (long long)w->step_index, total, w->def.energy_limit);
+    return TC_RESULT_OK;
+}
+
+tc_result tc_world_step(tc_world* w, tc_error* error) {
+    if (!w) return tc_error_set(error, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "world is NULL");
+    tc_result r = tc_world_check_unlocked(w);
+    if (r != TC_RESULT_OK) return r;
+    double t0 = tc_wall_time();
+    w->locked = true;
+    tc_real dt = w->def.time_step, h = dt / w->def.sub_steps;
+    tc_array_clear(&w->contacts);
+    RUN_STAGE(w, dt, begin_step);
+    for (int s = 0; s < w->def.sub_steps; ++s) {
+        RUN_STAGE(w, h, apply_forces);
+        RUN_STAGE(w, h, collide);
+        tc_coupling_penalty_sdf(w, h);
+        RUN_STAGE(w, h, integrate);
+        w->substep_index++;
+    }
+    RUN_STAGE(w, dt, end_step);
+    w->time += dt;
+    w->step_index++;
+    w->locked = false;
+    update_stats(w, tc_wall_time() - t0);
+    return check_state(w, error);
+}
+
+tc_world_stats tc_world_get_stats(const tc_world* w) { return w->stats; }
+
+uint64_t tc_world_hash(const tc_world* w) {
+    uint64_t h = TC_HASH_SEED;
+    h = tc_hash_bytes(h, &w->step_index, sizeof w->step_index);
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* b = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (!b->alive) continue;
+        h = tc_hash_bytes(h, &i, sizeof i);
+        if (ops && ops->hash) h = ops->hash(w, b->index, h);
+    }
+    return h;
+}
+
+void tc_world_draw(const tc_world* w, const tc_debug_draw* draw) {
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* b = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (b->alive && ops && ops->draw) ops->draw(w, b->index, draw);
+    }
+    if (draw->draw_contacts && draw->draw_line) {
+        tc_color red = {1, 0.2f, 0.2f, 1}, yellow = {1, 1, 0.2f, 1};
+        for (int i = 0; i < w->contacts.count; ++i) {
+            const tc_contact* c = &w->contacts.data[i];
+            if (draw->draw_point) draw->draw_point(c->point, 6, red, draw->context);
+            draw->draw_line(c->point, tc_v3_madd(c->point, 0.1, c->normal), yellow, draw->context);
+        }
+    }
+}
+
+// ---- per-body queries dispatched to the kind -----------------------------------------------
+
+#define KIND_QUERY(w, id, hook, fallback)                                             \
+    do {                                                                                \
+        const tc_body_slot* s_ = tc_world_resolve((w), (id));                           \
+        const tc_kind_ops* ops_ = s_ ? tc_kind_ops_of((tc_body_kind)s_->kind) : NULL;   \
+        if (!ops_ || !ops_->hook) return (fallback);                                    \
+        return ops_->hook((w), s_->index);                                               \
+    } while (0)
+
+tc_body_kind tc_body_get_kind(const tc_world* w, tc_body_id id) {
+    const tc_body_slot* s = tc_world_resolve(w, id);
+    return s ? (tc_body_kind)s->kind : TC_BODY_KIND_COUNT;
+}
+
+const char* tc_body_get_name(const tc_world* w, tc_body_id id) {
+    const tc_body_slot* s = tc_world_resolve(w, id);
+    return s ? tc_world_slot_name(w, id.index1 - 1) : "";
+}
+
+tc_transform tc_body_get_pose(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, pose, tc_transform_identity()); }
+tc_vec3 tc_body_get_linear_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, linear_velocity, tc_v3_zero()); }
+tc_vec3 tc_body_get_center_of_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, center_of_mass, tc_v3_zero()); }
+tc_real tc_body_get_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, mass, 0); }
+tc_aabb tc_body_get_aabb(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, body_aabb, tc_aabb_empty()); }
+
+tc_aabb tc_world_get_bounds(const tc_world* w) {
+    tc_aabb b = tc_aabb_empty();
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* s = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+        if (!s->alive || !ops || !ops->body_aabb) continue;
+        tc_aabb a = ops->body_aabb(w, s->index);
+        if (a.hi.x - a.lo.x > 1e9) continue; // planes
+        b = tc_aabb_union(b, a);
+    }
+    return b;
+}
+
+tc_body_id tc_world_ray_cast(const tc_world* w, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* out_t, tc_vec3* out_n) {
+    tc_body_id best = TC_NULL_BODY;
+    tc_real best_t = max_t;
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* s = &w->slots.data[i];
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+        tc_real t;
+        tc_vec3 n;
+        if (!s->alive || !ops || !ops->ray_cast) continue;
+        if (ops->ray_cast(w, s->index, o, d, best_t, &t, &n) && t <= best_t) {
+            best_t = t;
+            best = tc_world_slot_id(w, i);
+            if (out_n) *out_n = n;
+        }
+    }
+    if (out_t) *out_t = best_t;
+    return best;
+}

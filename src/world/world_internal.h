@@ -1,0 +1,118 @@
+// Internal world layout, the body-slot pool and the per-kind operation table.
+// See docs/pipeline.md for the step order these hooks are called in.
+#ifndef TC_WORLD_INTERNAL_H
+#define TC_WORLD_INTERNAL_H
+
+#include "tactus/world.h"
+#include "core/core.h"
+
+#define TC_DEF_COOKIE 0x7AC705
+
+/// One entry of the body pool; the id's index1 is slot + 1.
+typedef struct tc_body_slot {
+    uint32_t generation;
+    int32_t next_free;  ///< free-list link, -1 at the end
+    uint8_t kind;       ///< tc_body_kind
+    bool alive;
+    int32_t index;      ///< index of the body in its kind's store
+    char* name;
+    void* user_data;
+} tc_body_slot;
+
+/// Operations every body kind provides to the world pipeline. NULL hooks are skipped.
+/// `index` is the body's index in the kind's own store (tc_body_slot.index).
+typedef struct tc_kind_ops {
+    const char* name;
+    void (*destroy_store)(tc_world* w);
+    /// Removes body `index`; a store that moves another body into the hole calls tc_world_body_moved.
+    void (*remove_body)(tc_world* w, int index);
+    /// Once per step, before the sub-steps (e.g. rigid broadphase + narrowphase).
+    void (*begin_step)(tc_world* w, tc_real dt);
+    /// Each sub-step: clear force accumulators and add gravity and user forces.
+    void (*apply_forces)(tc_world* w, tc_real h);
+    /// Each sub-step: this kind's own contact method for pairs it owns (see tc_coupling_of),
+    /// accumulating forces and recording tc_contact records with tc_world_add_contact.
+    void (*collide)(tc_world* w, tc_real h);
+    /// Each sub-step, after every kind collided: advance the state by h.
+    void (*integrate)(tc_world* w, tc_real h);
+    /// Once per step after the sub-steps (restitution, impulse storage, sleep, plasticity).
+    void (*end_step)(tc_world* w, tc_real dt);
+
+    // Queries used by the generic penalty coupling, the tools and the API.
+    tc_aabb (*body_aabb)(const tc_world* w, int index);
+    /// Signed distance of world point p to body `index` (negative inside) and outward normal.
+    /// Return a large positive value when p is far or the body has no inside.
+    tc_real (*signed_distance)(const tc_world* w, int index, tc_vec3 p, tc_vec3* normal);
+    /// Number of surface sample points (vertices, surfels) used against other kinds' SDF.
+    int (*surface_point_count)(const tc_world* w, int index);
+    /// Position, velocity and mass share (kg) of surface sample k.
+    void (*surface_point)(const tc_world* w, int index, int k, tc_vec3* p, tc_vec3* v, tc_real* mass);
+    /// Velocity of the material point of body `index` at world point p (k = sample hint or -1).
+    tc_vec3 (*velocity_at)(const tc_world* w, int index, int k, tc_vec3 p);
+    /// Adds force f (N) at world point p (k = surface sample receiving it, or -1 for "at p").
+    void (*apply_point_force)(tc_world* w, int index, int k, tc_vec3 p, tc_vec3 f);
+    /// Effective mass (kg) a contact at sample k / point p sees; 0 = immovable.
+    tc_real (*contact_mass)(const tc_world* w, int index, int k);
+    /// Surface material of the body (friction, restitution).
+    tc_material (*material)(const tc_world* w, int index);
+    /// Kinetic energy and potential energy (gravity relative to z = 0, plus elastic), J.
+    void (*energy)(const tc_world* w, int index, tc_real* kinetic, tc_real* potential);
+    uint64_t (*hash)(const tc_world* w, int index, uint64_t h);
+    void (*draw)(const tc_world* w, int index, const tc_debug_draw* draw);
+    /// Returns false and fills error (naming the body) when the body's state is not finite.
+    bool (*check_finite)(const tc_world* w, int index, tc_error* error);
+    tc_transform (*pose)(const tc_world* w, int index);
+    tc_vec3 (*linear_velocity)(const tc_world* w, int index);
+    tc_vec3 (*center_of_mass)(const tc_world* w, int index);
+    tc_real (*mass)(const tc_world* w, int index);
+    bool (*ray_cast)(const tc_world* w, int index, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n);
+} tc_kind_ops;
+
+/// How a pair of kinds is resolved (docs/pipeline.md).
+typedef enum tc_coupling {
+    TC_COUPLE_NONE = 0,    ///< never collide (static-static)
+    TC_COUPLE_SOLVER,      ///< rigid constraint rows in the PGS solver
+    TC_COUPLE_KIND,        ///< the kind's own paper method (its collide hook)
+    TC_COUPLE_PENALTY_SDF, ///< generic penalty: surface samples against the other side's SDF
+} tc_coupling;
+
+tc_coupling tc_coupling_of(tc_body_kind a, tc_body_kind b);
+/// The ops of the store that holds bodies of `kind` (static bodies live in the rigid store).
+const tc_kind_ops* tc_kind_ops_of(tc_body_kind kind);
+
+struct tc_world {
+    tc_world_def def;
+    uint16_t serial;
+    bool locked;
+    TC_ARRAY(tc_body_slot) slots;
+    int32_t free_head;
+    int body_count;
+    void* stores[TC_BODY_KIND_COUNT]; ///< each kind's store, created on its first body
+    TC_ARRAY(tc_contact) contacts;    ///< this step's contacts
+    tc_world_stats stats;
+    tc_real time;
+    int64_t step_index;
+    int64_t substep_index;
+};
+
+/// Allocates a slot for a new body of `kind` stored at `index`; fills *id. name may be NULL.
+tc_result tc_world_alloc_body(tc_world* w, tc_body_kind kind, int index, const char* name, void* user_data, tc_body_id* id);
+/// Resolves an id to its slot; NULL (and a logged warning) for stale or foreign ids.
+tc_body_slot* tc_world_resolve(const tc_world* w, tc_body_id id);
+/// A store moved its body from one index to `new_index`; the owning slot follows.
+void tc_world_body_moved(tc_world* w, int32_t slot, int new_index);
+/// The id of the body in `slot`.
+tc_body_id tc_world_slot_id(const tc_world* w, int32_t slot);
+/// The store of `kind`, allocated zeroed with `size` bytes on first use (NULL on OOM).
+void* tc_world_store(tc_world* w, tc_body_kind kind, size_t size);
+/// Records a contact for outputs, metrics and drawing.
+void tc_world_add_contact(tc_world* w, const tc_contact* c);
+/// Returns TC_RESULT_WORLD_LOCKED while a step runs.
+tc_result tc_world_check_unlocked(const tc_world* w);
+/// Name of the body in slot (never NULL).
+const char* tc_world_slot_name(const tc_world* w, int32_t slot);
+
+/// The generic penalty coupling between bodies of different kinds (world/coupling.c).
+void tc_coupling_penalty_sdf(tc_world* w, tc_real h);
+
+#endif
