@@ -1,0 +1,37 @@
+// Narrowphase interface between rigid/static shapes and the contact solver.
+// Conventions: the manifold normal points from shape A to shape B; a point's separation is
+// negative when penetrating. Every point carries anchors in both bodies' frames so the
+// solver can update separations inside sub-steps and match points across steps.
+#ifndef TC_COLLIDE_H
+#define TC_COLLIDE_H
+
+#include "geometry/shape.h"
+
+#define TC_MAX_MANIFOLD_POINTS 8
+
+typedef struct tc_manifold_point {
+    tc_vec3 point;          ///< m, world, midway between the two surfaces
+    tc_vec3 anchor_a;       ///< m, the point on A in A's body frame
+    tc_vec3 anchor_b;       ///< m, the point on B in B's body frame
+    tc_real separation;     ///< m, negative when penetrating
+    uint32_t feature;       ///< key of the feature pair that made the point (warm-start matching)
+    tc_real normal_impulse; ///< N s, solver state kept across steps
+    tc_real tangent_impulse[2];
+    tc_real age;            ///< s the point has persisted (tracking baseline)
+} tc_manifold_point;
+
+typedef struct tc_manifold {
+    tc_vec3 normal;         ///< unit, world, from A to B
+    int count;
+    tc_manifold_point points[TC_MAX_MANIFOLD_POINTS];
+} tc_manifold;
+
+/// Contact points between shape a (of a body at pose_a) and shape b (body at pose_b), for pairs
+/// whose separation is below `margin` (m, speculative distance). `previous` is this pair's
+/// manifold from the last step (count 0 if none): the tracking baseline keeps and refreshes its
+/// points; the Gauss-map method uses it only to carry impulses by feature key.
+/// Returns the number of points written to out (0 = no contact).
+int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_transform pose_b,
+               tc_contact_method method, tc_real margin, const tc_manifold* previous, tc_manifold* out);
+
+#endif
