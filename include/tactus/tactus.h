@@ -7,4 +7,6 @@
 #include "tactus/types.h"
 #include "tactus/debug_draw.h"
 #include "tactus/world.h"
+#include "tactus/scene.h"
+#include "tactus/io.h"
 #endif
