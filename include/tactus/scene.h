@@ -28,6 +28,8 @@ typedef struct tc_scene_camera {
 /// problem: the message reads "file: path.to.field: problem". Never returns a half-built scene.
 /// The caller owns the scene; free it with tc_scene_destroy.
 TC_API tc_scene* tc_scene_load(const char* path, tc_error* error);
+/// As tc_scene_load, but thread_count > 0 overrides the file's world.threads.
+TC_API tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* error);
 /// Destroys the scene and its world. Accepts NULL.
 TC_API void tc_scene_destroy(tc_scene* scene);
 /// The scene's world (owned by the scene).

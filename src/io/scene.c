@@ -154,7 +154,7 @@ static tc_scene_camera default_camera(const tc_world* world) {
     return cam;
 }
 
-static tc_result parse_root(tc_scene_ctx* ctx, const cJSON* root) {
+static tc_result parse_root(tc_scene_ctx* ctx, const cJSON* root, int thread_count) {
     static const char* const fields[] = {"name", "description", "world", "run", "camera", "metrics",
                                          "bodies", "generators", "events", NULL};
     const tc_json* j = &ctx->json;
@@ -176,6 +176,7 @@ static tc_result parse_root(tc_scene_ctx* ctx, const cJSON* root) {
     s->description = tc_strdup(desc);
     tc_world_def def = tc_world_def_default();
     if (world && (r = parse_world_def(j, world, &def))) return r;
+    if (thread_count > 0) def.thread_count = thread_count;
     if (run && (r = parse_run(j, run, &s->run))) return r;
     if (cam && (r = parse_camera(j, cam, &s->camera))) return r;
     s->has_camera = cam != NULL;
@@ -190,7 +191,9 @@ static tc_result parse_root(tc_scene_ctx* ctx, const cJSON* root) {
     return TC_RESULT_OK;
 }
 
-tc_scene* tc_scene_load(const char* path, tc_error* error) {
+tc_scene* tc_scene_load(const char* path, tc_error* error) { return tc_scene_load_threads(path, 0, error); }
+
+tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* error) {
     tc_error_clear(error);
     if (!path) {
         tc_error_set(error, TC_RESULT_INVALID_ARGUMENT, NULL, NULL, "scene path is NULL");
@@ -207,7 +210,7 @@ tc_scene* tc_scene_load(const char* path, tc_error* error) {
     if (!error) ctx.json.error = &local;
     cJSON* root = tc_json_parse(&ctx.json, text);
     free(text);
-    tc_result r = root ? parse_root(&ctx, root) : TC_RESULT_PARSE;
+    tc_result r = root ? parse_root(&ctx, root, thread_count) : TC_RESULT_PARSE;
     cJSON_Delete(root);
     if (r != TC_RESULT_OK) {
         if (ctx.json.error->code == TC_RESULT_OK)

@@ -1,0 +1,15 @@
+// The tactus command table. A new command adds ONE line to TACTUS_COMMANDS and a file
+// defining `int tactus_cmd_<name>(int argc, char** argv)` (argv[0] is the command name).
+#ifndef TACTUS_COMMANDS_H
+#define TACTUS_COMMANDS_H
+
+#define TACTUS_COMMANDS(X)                                              \
+    X(run, "run a scene headless; write VTK frames and metrics.csv")   \
+    X(validate, "check a scene file without running it")              \
+    X(info, "print a scene's bodies by kind, masses and totals")
+
+#define TACTUS_DECLARE_COMMAND_(name, summary) int tactus_cmd_##name(int argc, char** argv);
+TACTUS_COMMANDS(TACTUS_DECLARE_COMMAND_)
+#undef TACTUS_DECLARE_COMMAND_
+
+#endif
