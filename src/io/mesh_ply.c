@@ -66,9 +66,9 @@ static tc_result parse_property(ply_reader* r, char* rest) {
     if (e->prop_count == PLY_MAX_PROPS) return fail(r, TC_RESULT_LIMIT, "too many properties%s", "");
     ply_prop* p = &e->props[e->prop_count++];
     char a[64], b[64], c[64];
-    int n = sscanf(rest, "%63s %63s %63s", a, b, c);
+    int n = sscanf(rest, "%63s %63s %63s %63s", a, b, c, p->name);
     if (n >= 1 && strcmp(a, "list") == 0) {
-        if (n != 3) return fail(r, TC_RESULT_PARSE, "bad list property \"%s\"", rest);
+        if (n != 4) return fail(r, TC_RESULT_PARSE, "bad list property \"%s\"", rest);
         p->is_list = true;
         p->count_type = type_of(b);
         p->type = type_of(c);
