@@ -274,6 +274,28 @@ static void test_vtk_writer(void** state) {
     tc_world_destroy(w);
 }
 
+/// The Stanford bunny fetched by scripts/fetch_data.sh (skipped when not fetched): a closed
+/// manifold, so every edge is shared by exactly two triangles and the volume is positive.
+static void test_bunny_if_present(void** state) {
+    (void)state;
+    char path[512];
+    tc_test_source_path("data/bunny.obj", path, sizeof path);
+    FILE* f = fopen(path, "r");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    tc_mesh m;
+    tc_error e;
+    if (tc_mesh_load(path, &m, &e) != TC_RESULT_OK) fail_msg("%s", e.message);
+    assert_int_equal(m.vertex_count, 1839);
+    assert_int_equal(m.triangle_count, 3674);
+    for (int i = 0; i < 3 * m.triangle_count; ++i) assert_true(m.triangles[i] >= 0 && m.triangles[i] < m.vertex_count);
+    assert_true(fabs(mesh_volume(&m)) > 1.0);
+    tc_mesh_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_obj_forms),
@@ -282,6 +304,7 @@ int main(void) {
         cmocka_unit_test(test_ply_points_and_quads),
         cmocka_unit_test(test_ply_errors),
         cmocka_unit_test(test_vtk_writer),
+        cmocka_unit_test(test_bunny_if_present),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, NULL);
 }
