@@ -1,5 +1,6 @@
 // VTK XML PolyData output. A recording tc_debug_draw captures whatever tc_world_draw emits
 // (every body kind draws itself), so one writer exports all kinds.
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "core/core.h"
@@ -52,51 +53,119 @@ static unsigned char to_byte(float x) {
     return (unsigned char)(c * 255.0f + 0.5f);
 }
 
-/// Appends a DataArray of the three blocks' field (0 = position, 1 = normal, 2 = colour).
-static void write_vertex_array(tc_strbuf* b, const recording* r, int field) {
-    const rec_vertex* blocks[3] = {r->points.data, r->lines.data, r->tris.data};
-    int counts[3] = {r->points.count, r->lines.count, r->tris.count};
-    if (field == 0) tc_strbuf_printf(b, "<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-    if (field == 1) tc_strbuf_printf(b, "<DataArray type=\"Float32\" Name=\"normal\" NumberOfComponents=\"3\" format=\"ascii\">\n");
-    if (field == 2) tc_strbuf_printf(b, "<DataArray type=\"UInt8\" Name=\"color\" NumberOfComponents=\"4\" format=\"ascii\">\n");
-    for (int k = 0; k < 3; ++k) {
-        for (int i = 0; i < counts[k]; ++i) {
-            const rec_vertex* v = &blocks[k][i];
-            if (field == 0) tc_strbuf_printf(b, "%.9g %.9g %.9g\n", v->p.x, v->p.y, v->p.z);
-            if (field == 1) tc_strbuf_printf(b, "%.6g %.6g %.6g\n", v->n.x, v->n.y, v->n.z);
-            if (field == 2)
-                tc_strbuf_printf(b, "%u %u %u %u\n", to_byte(v->c.r), to_byte(v->c.g), to_byte(v->c.b), to_byte(v->c.a));
-        }
+static bool host_is_little_endian(void) {
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+/// Appends base64 of [uint32 byte count][data] (VTK's inline "binary" format, header_type UInt32).
+static void append_base64_block(tc_strbuf* b, const void* data, size_t size) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t total = size + 4;
+    unsigned char* raw = tc_alloc(total);
+    char* out = tc_alloc(4 * ((total + 2) / 3) + 1);
+    if (!raw || !out || size > UINT32_MAX - 4) {
+        b->failed = true;
+        if (raw) tc_free(raw, total);
+        if (out) tc_free(out, 4 * ((total + 2) / 3) + 1);
+        return;
     }
+    uint32_t header = (uint32_t)size;
+    memcpy(raw, &header, 4); // host order, matching the byte_order attribute
+    if (size) memcpy(raw + 4, data, size);
+    size_t o = 0;
+    for (size_t i = 0; i < total; i += 3) {
+        uint32_t v = (uint32_t)raw[i] << 16;
+        if (i + 1 < total) v |= (uint32_t)raw[i + 1] << 8;
+        if (i + 2 < total) v |= raw[i + 2];
+        out[o++] = alphabet[(v >> 18) & 63];
+        out[o++] = alphabet[(v >> 12) & 63];
+        out[o++] = i + 1 < total ? alphabet[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < total ? alphabet[v & 63] : '=';
+    }
+    out[o] = '\0';
+    tc_strbuf_printf(b, "%s\n", out);
+    tc_free(out, 4 * ((total + 2) / 3) + 1);
+    tc_free(raw, total);
+}
+
+/// Appends one DataArray element with the given VTK type, name and components, base64-encoded.
+static void write_array(tc_strbuf* b, const char* type, const char* name, int components, const void* data,
+                        size_t size) {
+    tc_strbuf_printf(b, "<DataArray type=\"%s\"", type);
+    if (name) tc_strbuf_printf(b, " Name=\"%s\"", name);
+    tc_strbuf_printf(b, " NumberOfComponents=\"%d\" format=\"binary\">\n", components);
+    append_base64_block(b, data, size);
     tc_strbuf_printf(b, "</DataArray>\n");
 }
 
-/// Appends a cell section (Verts, Lines, Polys) of `cells` cells of `per` consecutive points from `first`.
-static void write_cells(tc_strbuf* b, const char* tag, int first, int cells, int per) {
-    tc_strbuf_printf(b, "<%s>\n<DataArray type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n", tag);
-    for (int i = 0; i < cells * per; ++i) tc_strbuf_printf(b, "%d%c", first + i, (i % per == per - 1) ? '\n' : ' ');
-    tc_strbuf_printf(b, "</DataArray>\n<DataArray type=\"Int32\" Name=\"offsets\" format=\"ascii\">\n");
-    for (int i = 1; i <= cells; ++i) tc_strbuf_printf(b, "%d\n", i * per);
-    tc_strbuf_printf(b, "</DataArray>\n</%s>\n", tag);
+/// Per-point arrays of the three blocks (points, then line ends, then triangle corners).
+static bool write_point_arrays(tc_strbuf* b, const recording* r) {
+    const rec_vertex* blocks[3] = {r->points.data, r->lines.data, r->tris.data};
+    int counts[3] = {r->points.count, r->lines.count, r->tris.count};
+    size_t n = (size_t)(counts[0] + counts[1] + counts[2]);
+    float* pos = tc_alloc(sizeof(float) * 3 * (n ? n : 1));
+    float* nrm = tc_alloc(sizeof(float) * 3 * (n ? n : 1));
+    unsigned char* col = tc_alloc(4 * (n ? n : 1));
+    bool ok = pos && nrm && col;
+    size_t k = 0;
+    for (int blk = 0; ok && blk < 3; ++blk) {
+        for (int i = 0; i < counts[blk]; ++i, ++k) {
+            const rec_vertex* v = &blocks[blk][i];
+            float p[3] = {(float)v->p.x, (float)v->p.y, (float)v->p.z};
+            float q[3] = {(float)v->n.x, (float)v->n.y, (float)v->n.z};
+            unsigned char c[4] = {to_byte(v->c.r), to_byte(v->c.g), to_byte(v->c.b), to_byte(v->c.a)};
+            memcpy(pos + 3 * k, p, sizeof p);
+            memcpy(nrm + 3 * k, q, sizeof q);
+            memcpy(col + 4 * k, c, sizeof c);
+        }
+    }
+    if (ok) {
+        tc_strbuf_printf(b, "<PointData Scalars=\"color\" Normals=\"normal\">\n");
+        write_array(b, "UInt8", "color", 4, col, 4 * n);
+        write_array(b, "Float32", "normal", 3, nrm, sizeof(float) * 3 * n);
+        tc_strbuf_printf(b, "</PointData>\n<Points>\n");
+        write_array(b, "Float32", NULL, 3, pos, sizeof(float) * 3 * n);
+        tc_strbuf_printf(b, "</Points>\n");
+    }
+    if (pos) tc_free(pos, sizeof(float) * 3 * (n ? n : 1));
+    if (nrm) tc_free(nrm, sizeof(float) * 3 * (n ? n : 1));
+    if (col) tc_free(col, 4 * (n ? n : 1));
+    return ok;
 }
 
-static void write_vtp(tc_strbuf* b, const recording* r) {
+/// Appends a cell section (Verts, Lines, Polys) of `cells` cells of `per` consecutive points from `first`.
+static bool write_cells(tc_strbuf* b, const char* tag, int first, int cells, int per) {
+    size_t nc = (size_t)cells * (size_t)per;
+    int32_t* conn = tc_alloc(sizeof(int32_t) * (nc ? nc : 1));
+    int32_t* offs = tc_alloc(sizeof(int32_t) * (cells ? (size_t)cells : 1));
+    bool ok = conn && offs;
+    for (size_t i = 0; ok && i < nc; ++i) conn[i] = first + (int32_t)i;
+    for (int i = 0; ok && i < cells; ++i) offs[i] = (i + 1) * per;
+    if (ok) {
+        tc_strbuf_printf(b, "<%s>\n", tag);
+        write_array(b, "Int32", "connectivity", 1, conn, sizeof(int32_t) * nc);
+        write_array(b, "Int32", "offsets", 1, offs, sizeof(int32_t) * (size_t)cells);
+        tc_strbuf_printf(b, "</%s>\n", tag);
+    }
+    if (conn) tc_free(conn, sizeof(int32_t) * (nc ? nc : 1));
+    if (offs) tc_free(offs, sizeof(int32_t) * (cells ? (size_t)cells : 1));
+    return ok;
+}
+
+static bool write_vtp(tc_strbuf* b, const recording* r) {
     int np = r->points.count, nl = r->lines.count / 2, nt = r->tris.count / 3;
     int total = r->points.count + r->lines.count + r->tris.count;
-    tc_strbuf_printf(b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-                        "<PolyData>\n<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" NumberOfLines=\"%d\" "
-                        "NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n",
-                     total, np, nl, nt);
-    tc_strbuf_printf(b, "<PointData Scalars=\"color\" Normals=\"normal\">\n");
-    write_vertex_array(b, r, 2);
-    write_vertex_array(b, r, 1);
-    tc_strbuf_printf(b, "</PointData>\n<Points>\n");
-    write_vertex_array(b, r, 0);
-    tc_strbuf_printf(b, "</Points>\n");
-    write_cells(b, "Verts", 0, np, 1);
-    write_cells(b, "Lines", np, nl, 2);
-    write_cells(b, "Polys", np + 2 * nl, nt, 3);
+    tc_strbuf_printf(b, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"%s\" "
+                        "header_type=\"UInt32\">\n<PolyData>\n<Piece NumberOfPoints=\"%d\" NumberOfVerts=\"%d\" "
+                        "NumberOfLines=\"%d\" NumberOfStrips=\"0\" NumberOfPolys=\"%d\">\n",
+                     host_is_little_endian() ? "LittleEndian" : "BigEndian", total, np, nl, nt);
+    bool ok = write_point_arrays(b, r) && write_cells(b, "Verts", 0, np, 1) && write_cells(b, "Lines", np, nl, 2) &&
+              write_cells(b, "Polys", np + 2 * nl, nt, 3);
     tc_strbuf_printf(b, "</Piece>\n</PolyData>\n</VTKFile>\n");
+    return ok;
 }
 
 tc_result tc_write_file_atomic(const char* path, const void* data, size_t size, tc_error* error) {
@@ -125,7 +194,7 @@ tc_result tc_vtk_write_world(const tc_world* world, const char* path, tc_error* 
     draw.context = &rec;
     tc_world_draw(world, &draw);
     tc_strbuf b = {0};
-    if (!rec.failed) write_vtp(&b, &rec);
+    if (!rec.failed && !write_vtp(&b, &rec)) b.failed = true;
     tc_result r = (rec.failed || b.failed) ? tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, path, NULL, "out of memory")
                                            : tc_write_file_atomic(path, b.data, b.length, error);
     tc_strbuf_free(&b);

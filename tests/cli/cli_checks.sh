@@ -69,6 +69,29 @@ help)
     done
     "$tactus" info "$src/scenes/default.json" | grep -q 'rigid' || fail "info lists no rigid body"
     ;;
+vtk_reader)
+    # Reads a frame back with VTK's own XML reader (Debian python3-vtk9); skipped when absent.
+    py=/usr/bin/python3
+    if ! "$py" -c 'import vtkmodules.vtkIOXML' 2> /dev/null; then echo "python3-vtk9 not installed: skipped"; exit 77; fi
+    "$tactus" run "$src/scenes/default.json" --steps 6 --every 6 --out "$work/out" > /dev/null
+    "$py" - "$work/out/frame_000001.vtp" <<'PY'
+import sys
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
+r = vtkXMLPolyDataReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+pd = r.GetOutput()
+n, polys = pd.GetNumberOfPoints(), pd.GetNumberOfPolys()
+assert polys > 0 and n == 3 * polys + pd.GetNumberOfVerts() + 2 * pd.GetNumberOfLines(), (n, polys)
+color = pd.GetPointData().GetArray("color")
+assert color is not None and color.GetNumberOfComponents() == 4 and color.GetNumberOfTuples() == n
+assert pd.GetPointData().GetNormals().GetNumberOfTuples() == n
+lo = pd.GetBounds()
+# The default scene's highest body starts at z = 2.5 and falls: nothing is above 3 m.
+assert lo[5] < 3.0 and lo[4] > -1.0, lo
+print("vtk read", n, "points", polys, "triangles")
+PY
+    ;;
 *) fail "unknown check $check" ;;
 esac
 echo "ok: $check"
