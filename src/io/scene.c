@@ -194,6 +194,8 @@ static tc_result parse_root(tc_scene_ctx* ctx, const cJSON* root, int thread_cou
 tc_scene* tc_scene_load(const char* path, tc_error* error) { return tc_scene_load_threads(path, 0, error); }
 
 tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* error) {
+    tc_error local;
+    if (!error) error = &local; // the loader reads back the code it set
     tc_error_clear(error);
     if (!path) {
         tc_error_set(error, TC_RESULT_INVALID_ARGUMENT, NULL, NULL, "scene path is NULL");
@@ -206,8 +208,6 @@ tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* er
     s->dir = dir_of(path);
     s->run = (tc_scene_run){5.0, 6};
     tc_scene_ctx ctx = {NULL, s, s->file, s->dir, {s->file, error}};
-    tc_error local;
-    if (!error) ctx.json.error = &local;
     cJSON* root = tc_json_parse(&ctx.json, text);
     free(text);
     tc_result r = root ? parse_root(&ctx, root, thread_count) : TC_RESULT_PARSE;

@@ -35,7 +35,9 @@ static tc_result parse_point_source(tc_scene_ctx* ctx, const cJSON* shape, const
             return tc_json_fail(j, TC_RESULT_DEGENERATE, path, "mesh", "mesh \"%s\" has no triangles", file);
     } else {
         int n = cJSON_GetArraySize(pts);
-        mesh->vertices = tc_calloc((size_t)(n > 0 ? n : 1), sizeof(tc_vec3));
+        if (n < 4)
+            return tc_json_fail(j, TC_RESULT_DEGENERATE, path, "points", "a hull needs at least 4 points (got %d)", n);
+        mesh->vertices = tc_calloc((size_t)n, sizeof(tc_vec3));
         mesh->vertex_count = n;
         int i = 0;
         for (const cJSON* v = pts->child; v; v = v->next, ++i) {

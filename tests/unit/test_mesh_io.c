@@ -233,6 +233,66 @@ static char* slurp(const char* path) {
     return s;
 }
 
+/// Decodes VTK inline binary (base64 of [uint32 size][data]) starting at text; returns the byte count.
+static size_t decode_vtk_block(const char* text, unsigned char* out, size_t cap) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (const char* c = text; *c && *c != '<'; ++c) {
+        const char* p = *c ? strchr(alphabet, *c) : NULL;
+        if (!p || *c == '=') continue;
+        acc = (acc << 6) | (uint32_t)(p - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (n < cap) out[n] = (unsigned char)(acc >> bits);
+            n++;
+        }
+    }
+    return n;
+}
+
+/// Every recorded point of a box drawn at a known pose lies on that box's surface.
+static void test_vtk_points_on_box(void** state) {
+    (void)state;
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_shape_def box = tc_shape_def_default(TC_SHAPE_BOX);
+    box.half_extents = tc_v3(0.5, 0.25, 1.0);
+    tc_rigid_body_def bd = tc_rigid_body_def_default();
+    bd.shapes = &box;
+    bd.shape_count = 1;
+    bd.base.pose.p = tc_v3(1, 2, 3);
+    bd.base.pose.q = tc_quat_from_axis_angle(tc_v3(0, 0, 1), 0.3);
+    tc_body_id id;
+    assert_int_equal(tc_rigid_body_create(w, &bd, &id, NULL), TC_RESULT_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/box_points.vtp", tmp_dir);
+    assert_int_equal(tc_vtk_write_world(w, path, NULL), TC_RESULT_OK);
+    char* s = slurp(path);
+    int np = 0;
+    assert_int_equal(sscanf(strstr(s, "<Piece "), "<Piece NumberOfPoints=\"%d\"", &np), 1);
+    const char* pts = strstr(strstr(s, "<Points>"), "format=\"binary\">") + strlen("format=\"binary\">");
+    size_t cap = 4 + 12 * (size_t)np;
+    unsigned char* raw = malloc(cap);
+    assert_int_equal(decode_vtk_block(pts, raw, cap), cap);
+    uint32_t size;
+    memcpy(&size, raw, 4);
+    assert_int_equal(size, 12 * (size_t)np);
+    for (int i = 0; i < np; ++i) {
+        float f[3];
+        memcpy(f, raw + 4 + 12 * (size_t)i, 12);
+        tc_vec3 local = tc_transform_inv_point(bd.base.pose, tc_v3(f[0], f[1], f[2]));
+        // On the surface: inside the box and on at least one face (float precision).
+        double out = fmax(fabs(local.x) / 0.5, fmax(fabs(local.y) / 0.25, fabs(local.z) / 1.0));
+        assert_near(out, 1.0, 1e-5);
+    }
+    free(raw);
+    free(s);
+    tc_world_destroy(w);
+}
+
 static void test_vtk_writer(void** state) {
     (void)state;
     tc_world_def wd = tc_world_def_default();
@@ -304,6 +364,7 @@ int main(void) {
         cmocka_unit_test(test_ply_points_and_quads),
         cmocka_unit_test(test_ply_errors),
         cmocka_unit_test(test_vtk_writer),
+        cmocka_unit_test(test_vtk_points_on_box),
         cmocka_unit_test(test_bunny_if_present),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, NULL);

@@ -136,12 +136,44 @@ static void test_bad_inputs_2(void** state) {
                  "bodies[0].restitution: must be in [0, 1] (got 1.5)", TC_RESULT_OUT_OF_RANGE);
 }
 
+static void test_hull_sources(void** state) {
+    (void)state;
+    char mesh[512];
+    write_tmp("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", mesh, sizeof mesh);
+    expect_error("{\"bodies\":[{\"type\":\"rigid\",\"shapes\":[{\"type\":\"hull\",\"mesh\":\"tri.obj\"}]}]}",
+                 "bodies[0].shapes[0].mesh: a hull needs at least 4 points (got 3)", TC_RESULT_DEGENERATE);
+    expect_error("{\"bodies\":[{\"type\":\"rigid\",\"shapes\":[{\"type\":\"hull\"}]}]}",
+                 "bodies[0].shapes[0]: give exactly one of \"points\" or \"mesh\"", TC_RESULT_MISSING_FIELD);
+    expect_error("{\"bodies\":[{\"type\":\"rigid\",\"shapes\":[{\"type\":\"hull\",\"points\":[[0,0,0],[1,0,0],[0,1,0],[0,0,\"z\"]]}]}]}",
+                 "bodies[0].shapes[0].points[3][2]: expected a number, got a string", TC_RESULT_WRONG_TYPE);
+    expect_error("{\"bodies\":[{\"type\":\"static\",\"shapes\":[{\"type\":\"trimesh\",\"points\":[]}]}]}",
+                 "bodies[0].shapes[0]: unknown field \"points\"", TC_RESULT_UNKNOWN_FIELD);
+    // A valid hull is parsed fully; creating it needs the collision module (UNSUPPORTED until it lands).
+    char path[512];
+    write_tmp("hull.json",
+              "{\"bodies\":[{\"type\":\"rigid\",\"name\":\"h\",\"shapes\":[{\"type\":\"hull\",\"points\":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}]}]}",
+              path, sizeof path);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (s) {
+        tc_world* w = tc_scene_world(s);
+        assert_near(tc_body_get_mass(w, tc_world_find_body(w, "h")), 1000.0 / 6.0, 1e-9); // density * tet volume
+        tc_scene_destroy(s);
+    } else {
+        assert_int_equal(e.code, TC_RESULT_UNSUPPORTED);
+    }
+}
+
 static void test_missing_file(void** state) {
     (void)state;
     tc_error e;
     assert_null(tc_scene_load("/nonexistent/dir/scene.json", &e));
     assert_string_equal(e.message, "/nonexistent/dir/scene.json: cannot open file");
     assert_int_equal(e.code, TC_RESULT_IO);
+    assert_null(tc_scene_load("/nonexistent/dir/scene.json", NULL)); // a NULL error is allowed
+    char path[512];
+    write_tmp("bad_null.json", "{\"world\": 3}", path, sizeof path);
+    assert_null(tc_scene_load(path, NULL));
 }
 
 static void test_good_scene(void** state) {
@@ -320,6 +352,7 @@ int main(void) {
         cmocka_unit_test(test_missing_mesh_message),
         cmocka_unit_test(test_mesh_parse_error),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_hull_sources),
         cmocka_unit_test(test_good_scene),
         cmocka_unit_test(test_scene_dir_and_relative_mesh),
         cmocka_unit_test(test_generators_deterministic),
