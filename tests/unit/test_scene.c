@@ -164,6 +164,34 @@ static void test_hull_sources(void** state) {
     }
 }
 
+static void test_generator_errors(void** state) {
+    (void)state;
+    expect_error("{\"generators\":[{\"pattern\":\"random_hulls\",\"points\":3}]}",
+                 "generators[0].points: must be in [4, 1000] (got 3)", TC_RESULT_OUT_OF_RANGE);
+    expect_error("{\"generators\":[{\"pattern\":\"wall\",\"colums\":3}]}", "generators[0]: unknown field \"colums\"",
+                 TC_RESULT_UNKNOWN_FIELD);
+    expect_error("{\"generators\":[{\"pattern\":\"grid\",\"count\":[2,2.5,2]}]}",
+                 "generators[0].count: must hold 3 integers in [1, 1000]", TC_RESULT_OUT_OF_RANGE);
+    expect_error("{\"generators\":[{\"pattern\":\"pyramid\",\"base\":1},{\"pattern\":\"pyramid\",\"base\":1}]}",
+                 "generators[1].name: duplicate body name \"pyramid_0\"", TC_RESULT_INVALID_ARGUMENT);
+    // random_hulls is deterministic: two loads give the same world (or, until the collision
+    // module provides hulls, the same UNSUPPORTED error).
+    char path[512];
+    write_tmp("rain.json", "{\"generators\":[{\"pattern\":\"random_hulls\",\"count\":20,\"seed\":7}]}", path, sizeof path);
+    tc_error e1, e2;
+    tc_scene* a = tc_scene_load(path, &e1);
+    tc_scene* b = tc_scene_load(path, &e2);
+    assert_true((a == NULL) == (b == NULL));
+    if (a) {
+        assert_int_equal(tc_world_get_body_count(tc_scene_world(a)), 20);
+        assert_true(tc_world_hash(tc_scene_world(a)) == tc_world_hash(tc_scene_world(b)));
+    } else {
+        assert_string_equal(e1.message, e2.message);
+    }
+    tc_scene_destroy(a);
+    tc_scene_destroy(b);
+}
+
 static void test_missing_file(void** state) {
     (void)state;
     tc_error e;
@@ -352,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_missing_mesh_message),
         cmocka_unit_test(test_mesh_parse_error),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_generator_errors),
         cmocka_unit_test(test_hull_sources),
         cmocka_unit_test(test_good_scene),
         cmocka_unit_test(test_scene_dir_and_relative_mesh),
