@@ -17,7 +17,7 @@ endif
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
-	@echo "make test           install deps, build, run the test suite (WERROR=1: warnings are errors)"
+	@echo "make test           install deps, fetch data, build, run the test suite (WERROR=1: warnings are errors)"
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
 	@echo "make clean          remove build trees and outputs"
 
@@ -41,10 +41,10 @@ demo: data build
 	@echo
 	@echo "Output: $(DEMO_OUT)/default.pvd (open in ParaView), $(DEMO_OUT)/metrics.csv"
 
-test: build
+test: data build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
-test-sanitize: setup
+test-sanitize: data
 	@if [ ! -f $(BUILD_ASAN)/CMakeCache.txt ]; then \
 	  cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACTUS_SANITIZE=ON -DTACTUS_WARNINGS_AS_ERRORS=ON; fi
 	@cmake --build $(BUILD_ASAN) -j$(JOBS)

@@ -14,7 +14,10 @@ fi
 mkdir -p "$root/data"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && npm pack bunny --silent > /dev/null && tar xzf bunny-*.tgz)
+if ! (cd "$tmp" && npm pack bunny --silent > /dev/null 2>&1 && tar xzf bunny-*.tgz); then
+    echo "fetch_data: could not fetch the npm package 'bunny' (offline?); data/bunny.obj not created" >&2
+    exit 0
+fi
 node - "$tmp/package" "$out.tmp" <<'JS'
 const fs = require("fs");
 const [dir, out] = process.argv.slice(2);
