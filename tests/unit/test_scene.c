@@ -344,6 +344,26 @@ static void test_events(void** state) {
     tc_scene_destroy(s);
 }
 
+static void test_event_on_removed_body_fails(void** state) {
+    (void)state;
+    char path[512];
+    write_tmp("gone.json",
+              "{\"world\":{\"time_step\":0.1},\"bodies\":[" BOX("a", 1) "],"
+              "\"events\":[{\"time\":0.1,\"action\":\"remove\",\"body\":\"a\"},"
+              "{\"time\":0.2,\"action\":\"impulse\",\"body\":\"a\",\"impulse\":[1,0,0]}]}",
+              path, sizeof path);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    assert_int_equal(tc_scene_step(s, &e), TC_RESULT_OK);
+    assert_int_equal(tc_scene_step(s, &e), TC_RESULT_OK); // removes "a"
+    assert_int_equal(tc_scene_step(s, &e), TC_RESULT_STALE_ID);
+    char want[700];
+    snprintf(want, sizeof want, "%s: events[1]: body \"a\" no longer exists at t = 0.2 s", path);
+    assert_string_equal(e.message, want);
+    tc_scene_destroy(s);
+}
+
 static tc_real metric_seven(const tc_world* world, const tc_scene* scene, const char* arg) {
     (void)world;
     (void)scene;
@@ -387,6 +407,7 @@ int main(void) {
         cmocka_unit_test(test_generators_deterministic),
         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_event_on_removed_body_fails),
         cmocka_unit_test(test_metric_registry),
         cmocka_unit_test(test_every_repo_scene_loads),
     };
