@@ -155,6 +155,74 @@ static void test_two_quasi_bodies_exchange_momentum(void** state) {
     tc_world_destroy(w);
 }
 
+// qr_room: a closed room of non-planar walls (six planes with embedded spherical bumps, one static
+// body); an elastic ellipsoid thrown inside bounces off several walls, never escapes, and the
+// elastic layer does not add energy.
+static void test_room_bounces_stay_inside(void** state) {
+    (void)state;
+    tc_world* w = make_world(8);
+    enum { planes = 6, bumps = 12 };
+    tc_shape_def shapes[planes + bumps];
+    tc_vec3 normals[planes] = {{0, 0, 1}, {0, 0, -1}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}};
+    tc_real offsets[planes] = {0, -1, -0.5, -0.5, -0.5, -0.5}; // solid below z=0, above z=1, beyond |x|,|y| = 0.5
+    for (int i = 0; i < planes; ++i) {
+        shapes[i] = tc_shape_def_default(TC_SHAPE_PLANE);
+        shapes[i].plane_normal = normals[i];
+        shapes[i].plane_offset = offsets[i];
+    }
+    for (int i = 0; i < bumps; ++i) { // two bumps per wall, half embedded
+        tc_vec3 n = normals[i / 2];
+        tc_vec3 t1, t2;
+        tc_v3_basis(n, &t1, &t2);
+        tc_vec3 on_wall = tc_v3_scale(n, offsets[i / 2]);
+        if (i / 2 >= 2) on_wall = tc_v3_add(on_wall, tc_v3(0, 0, 0.5));
+        shapes[planes + i] = tc_shape_def_default(TC_SHAPE_SPHERE);
+        shapes[planes + i].radius = 0.15;
+        shapes[planes + i].local.p = tc_v3_madd(on_wall, (i % 2 ? 0.2 : -0.2), t1);
+    }
+    tc_rigid_body_def rd = tc_rigid_body_def_default();
+    rd.is_static = true;
+    rd.shapes = shapes;
+    rd.shape_count = planes + bumps;
+    tc_body_id room, body;
+    tc_error err;
+    assert_int_equal(tc_rigid_body_create(w, &rd, &room, &err), TC_RESULT_OK);
+    tc_quasi_body_def d = tc_quasi_body_def_default();
+    d.shape = TC_QUASI_ELLIPSOID;
+    d.half_extents = tc_v3(0.08, 0.06, 0.05);
+    d.sample_count = 1500;
+    d.shear_modulus = 1e6;
+    d.base.material.friction = 0.2;
+    d.base.pose.p = tc_v3(0, 0, 0.5);
+    d.base.linear_velocity = tc_v3(2.0, 1.3, 1.0);
+    d.base.angular_velocity = tc_v3(3, -2, 1);
+    assert_int_equal(tc_quasi_body_create(w, &d, &body, &err), TC_RESULT_OK);
+    tc_world_stats st;
+    tc_real e0 = 0, emax = 0;
+    int contact_steps = 0;
+    tc_vec3 last_normal = tc_v3_zero();
+    int distinct = 0;
+    for (int i = 0; i < 150; ++i) {
+        assert_int_equal(tc_world_step(w, &err), TC_RESULT_OK);
+        st = tc_world_get_stats(w);
+        if (i == 0) e0 = st.kinetic_energy + st.potential_energy;
+        emax = fmax(emax, st.kinetic_energy + st.potential_energy);
+        tc_vec3 p = tc_body_get_pose(w, body).p;
+        assert_true(fabs(p.x) < 0.5 && fabs(p.y) < 0.5 && p.z > 0 && p.z < 1); // never escapes
+        int n = 0;
+        const tc_contact* c = tc_world_get_contacts(w, &n);
+        if (n > 0) {
+            contact_steps++;
+            if (tc_v3_dot(c[0].normal, last_normal) < 0.5) distinct++;
+            last_normal = c[0].normal;
+        }
+    }
+    printf("room: %d steps in contact, %d contact-normal changes, energy %.3f J -> max %.3f J\n", contact_steps, distinct, e0, emax);
+    assert_true(distinct >= 3);
+    assert_true(emax <= e0 * 1.05);
+    tc_world_destroy(w);
+}
+
 static void test_bad_defs_are_reported(void** state) {
     (void)state;
     tc_world* w = make_world(1);
@@ -205,6 +273,7 @@ int main(void) {
         cmocka_unit_test_setup(test_press_total_force_equals_load, tc_test_setup_log),
         cmocka_unit_test_setup(test_spinning_ball_curves_to_friction_side, tc_test_setup_log),
         cmocka_unit_test_setup(test_two_quasi_bodies_exchange_momentum, tc_test_setup_log),
+        cmocka_unit_test_setup(test_room_bounces_stay_inside, tc_test_setup_log),
         cmocka_unit_test_setup(test_bad_defs_are_reported, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,11 +159,69 @@ static void test_tree_and_collide_sphere_on_ground(void** state) {
     tc_pointset_destroy(&cloud);
 }
 
+typedef struct socket {
+    tc_vec3 centre;
+    tc_real radius;
+} socket_cavity;
+
+// A rigid socket: the solid lies outside a spherical cavity; its outward normal points inwards.
+static tc_real socket_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
+    const socket_cavity* s = user;
+    tc_vec3 d = tc_v3_sub(s->centre, p);
+    tc_real len = tc_v3_len(d);
+    *normal = len > 0 ? tc_v3_scale(d, 1 / len) : tc_v3(0, 0, 1);
+    return s->radius - len;
+}
+
+// qr_ball_socket: a ball seated in a socket 1% larger spreads its load over a wide, conforming
+// area (the femur-in-hip case) -- far wider than Hertz predicts for the same load on a plane.
+static void test_ball_in_socket_conforming_contact(void** state) {
+    (void)state;
+    enum { N = 2500 };
+    static tc_vec3 pts[N], nrm[N];
+    static tc_real areas[N];
+    tc_real R = 0.05, Rs = 0.0505, e = 0.0008;
+    fibonacci_sphere(pts, nrm, N, R);
+    for (int i = 0; i < N; ++i) areas[i] = 4 * TC_PI * R * R / N;
+    tc_pointset cloud;
+    assert_int_equal(tc_pointset_init(&cloud, pts, nrm, N, 0, "ball", NULL), TC_RESULT_OK);
+    tc_sphere_tree tree;
+    assert_true(tc_sphere_tree_build(&tree, pts, N, 8));
+    socket_cavity sock = {{0, 0, 0}, Rs};
+    tc_quasi_surface surf = {&cloud, &tree, areas, {{0, 0, -e}, {0, 0, 0, 1}}, layer()};
+    tc_quasi_contact_params params = {0, 0, 1e-7, 3};
+    tc_quasi_patch pt = {0};
+    assert_int_equal(tc_quasi_collide(&surf, NULL, socket_sdf, &sock, &params, &pt), TC_RESULT_OK);
+    tc_vec3 F = tc_v3_zero();
+    tc_real half_angle = 0;
+    for (int i = 0; i < pt.nodes.count; ++i) {
+        tc_real p = pt.pressure.data[i];
+        if (p <= 0) continue;
+        F = tc_v3_madd(F, p * pt.area.data[i], pt.normals.data[i]);
+        tc_vec3 r = tc_v3_normalize(tc_v3_sub(pt.points.data[i], surf.pose.p));
+        half_angle = fmax(half_angle, acos(-r.z));
+    }
+    tc_real Es = 2e6 * 1.3 / (1 - 0.09), a_hertz = cbrt(3 * F.z * R / (4 * Es));
+    tc_real a_contact = R * sin(half_angle);
+    printf("ball in socket: load %.1f N, contact half-angle %.1f deg, patch radius %.4g m (Hertz on a plane %.4g m)\n", F.z,
+           half_angle * 180 / TC_PI, a_contact, a_hertz);
+    assert_true(F.z > 0);
+    assert_near(F.x, 0, 1e-3 * F.z);
+    assert_near(F.y, 0, 1e-3 * F.z);
+    assert_true(half_angle > 30 * TC_PI / 180);
+    assert_true(a_contact > 2 * a_hertz);
+    assert_true(pt.residual_penetration <= 1e-6);
+    tc_quasi_patch_free(&pt);
+    tc_sphere_tree_destroy(&tree);
+    tc_pointset_destroy(&cloud);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_hertz_sphere_on_rigid_plane, tc_test_setup_log),
         cmocka_unit_test_setup(test_two_compliant_bodies_halve_stiffness, tc_test_setup_log),
         cmocka_unit_test_setup(test_tree_and_collide_sphere_on_ground, tc_test_setup_log),
+        cmocka_unit_test_setup(test_ball_in_socket_conforming_contact, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
