@@ -177,7 +177,7 @@ static tc_real socket_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
 // area (the femur-in-hip case) -- far wider than Hertz predicts for the same load on a plane.
 static void test_ball_in_socket_conforming_contact(void** state) {
     (void)state;
-    enum { N = 2500 };
+    enum { N = 1800 };
     static tc_vec3 pts[N], nrm[N];
     static tc_real areas[N];
     tc_real R = 0.05, Rs = 0.0505, e = 0.0008;
