@@ -68,7 +68,7 @@ typedef struct tc_world_def {
     tc_real penalty_damping_ratio; ///< non-dimensional, damping of penalty contacts, default 1
     bool enable_sleep;        ///< let resting islands sleep, default true
     tc_real sleep_time;       ///< s at rest before sleeping, default 0.5
-    tc_real energy_limit;     ///< J, a step whose total energy exceeds this fails with UNSTABLE; 0 = off
+    tc_real energy_limit;     ///< J, a step whose kinetic energy exceeds this fails with UNSTABLE; 0 = off
     int internal_value;       ///< set by the default function; do not touch
 } tc_world_def;
 

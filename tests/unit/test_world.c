@@ -149,6 +149,28 @@ static void test_bad_bodies_rejected(void** state) {
     tc_world_destroy(w);
 }
 
+static void test_energy_watchdog_names_step(void** state) {
+    (void)state;
+    tc_world_def d = tc_world_def_default();
+    d.energy_limit = 1e4; // J; a 1000 kg box falling 1 m gains ~9.8e3 J of kinetic energy
+    tc_world* w = tc_world_create(&d, NULL);
+    tc_body_id id = add_box(w, tc_v3(0.5, 0.5, 0.5), tc_v3(0, 0, 0));
+    tc_body_set_velocity(w, id, tc_v3(0, 0, 0), tc_v3(0, 0, 0));
+    tc_error e;
+    tc_result r = TC_RESULT_OK;
+    int steps = 0;
+    while (r == TC_RESULT_OK && steps < 600) {
+        r = tc_world_step(w, &e);
+        steps++;
+    }
+    assert_int_equal(r, TC_RESULT_UNSTABLE);
+    assert_non_null(strstr(e.message, "exceeds the limit"));
+    char step_text[32];
+    snprintf(step_text, sizeof step_text, "step %d", steps);
+    assert_non_null(strstr(e.message, step_text));
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_def_cookie_required),
@@ -157,6 +179,7 @@ int main(void) {
         cmocka_unit_test(test_torque_free_rotation_conserves),
         cmocka_unit_test(test_hash_is_deterministic),
         cmocka_unit_test(test_bad_bodies_rejected),
+        cmocka_unit_test(test_energy_watchdog_names_step),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
