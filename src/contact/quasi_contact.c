@@ -39,8 +39,10 @@ bool tc_quasi_patch_add(tc_quasi_patch* pt, int node, tc_vec3 p, tc_real area) {
 
 tc_real tc_quasi_response_reach(const tc_response_params* r, tc_real spacing) {
     // Boussinesq displacements are inward everywhere, so only overlapping nodes can touch; keep a
-    // small margin for curvature. The volume-preserving bulge reaches about 3s.
-    return r->kind == TC_RESPONSE_VOLUME_PRESERVING ? 3 * r->vp_reach : 0.5 * spacing;
+    // small margin for curvature. The volume-preserving bulge can lift nearby nodes into contact:
+    // tc_quasi_collide then doubles this reach while loaded nodes sit near the edge of the set.
+    (void)r;
+    return 0.5 * spacing;
 }
 
 // Volume-preserving kernels by table over r at the patch's mean σ, scaled by (σ_k/σ̄)² (exact in
@@ -190,6 +192,12 @@ static bool gather(tc_quasi_patch* pt, const collide_ctx* c, int node, int level
     return gather(pt, c, nd->child[0], level) && gather(pt, c, nd->child[1], level);
 }
 
+static bool loaded_near_edge(const tc_quasi_patch* pt, tc_real reach) {
+    for (int i = 0; i < pt->nodes.count; ++i)
+        if (pt->pressure.data[i] > 0 && pt->s0.data[i] > 0.5 * reach) return true;
+    return false;
+}
+
 tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* rb, tc_quasi_sdf_fn* sdf,
                            const void* user, const tc_quasi_contact_params* params, tc_quasi_patch* pt) {
     tc_quasi_patch_clear(pt);
@@ -229,8 +237,22 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
                 break;
             }
         } else {
-            result = tc_quasi_solve_nodes(pt, &a->response, rb, sdf, user, params);
-            pt->level = 0;
+            // Enlarge the active set while loaded nodes sit near its edge (the paper's rule; only
+            // the volume-preserving bulge can load a node that did not overlap).
+            for (int grow = 0;; ++grow) {
+                result = tc_quasi_solve_nodes(pt, &a->response, rb, sdf, user, params);
+                pt->level = 0;
+                if (result != TC_RESULT_OK || grow == 2 || !loaded_near_edge(pt, c.reach)) break;
+                c.reach *= 2;
+                tc_quasi_patch_clear(pt);
+                ok = true;
+                if (!have_keep) ok = gather(pt, &c, 0, 0);
+                for (int i = 0; have_keep && i < keep.count && ok; ++i) ok = gather(pt, &c, keep.data[i], 0);
+                if (!ok) {
+                    result = TC_RESULT_OUT_OF_MEMORY;
+                    break;
+                }
+            }
         }
     }
     tc_array_free(&keep);

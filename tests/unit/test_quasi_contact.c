@@ -141,6 +141,18 @@ static void test_tree_and_collide_sphere_on_ground(void** state) {
         assert_int_equal(pt.level, 0);
         assert_near(load / P, 1, 0.15);
     }
+    // the volume-preserving layer (no far-field sinking) is stiffer for the same overlap, and
+    // still resolves the penetration
+    tc_quasi_surface vp = surf;
+    vp.response.kind = TC_RESPONSE_VOLUME_PRESERVING;
+    vp.response.vp_reach = 0.03;
+    tc_quasi_contact_params vp_params = {0, 0, 1e-6 * delta, 3};
+    assert_int_equal(tc_quasi_collide(&vp, NULL, ground_sdf, NULL, &vp_params, &pt), TC_RESULT_OK);
+    tc_real vp_load = 0;
+    for (int i = 0; i < pt.nodes.count; ++i) vp_load += pt.pressure.data[i] * pt.area.data[i];
+    printf("volume-preserving: %d nodes, load %.4g N, residual penetration %.2g m\n", pt.nodes.count, vp_load, pt.residual_penetration);
+    assert_true(vp_load > 1.05 * P && vp_load < 3 * P);
+    assert_true(pt.residual_penetration <= 1e-6 * delta);
     // a coarse level alone still carries about the load
     tc_quasi_contact_params coarse_only = {2, 2, 1e-6 * delta, 3};
     assert_int_equal(tc_quasi_collide(&surf, NULL, ground_sdf, NULL, &coarse_only, &pt), TC_RESULT_OK);
