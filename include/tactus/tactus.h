@@ -9,4 +9,5 @@
 #include "tactus/world.h"
 #include "tactus/scene.h"
 #include "tactus/io.h"
+#include "tactus/quasi.h"
 #endif

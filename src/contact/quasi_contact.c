@@ -1,0 +1,260 @@
+// Quasi-rigid contact: response matrix, LCP iterations, active nodes, coarse-to-fine (§9.4–9.6).
+#include "contact/quasi_contact.h"
+#include <math.h>
+#include "math/lcp_lemke.h"
+
+#define VP_TABLE_SIZE 257
+
+void tc_quasi_patch_clear(tc_quasi_patch* pt) {
+    tc_array_clear(&pt->nodes);
+    tc_array_clear(&pt->points);
+    tc_array_clear(&pt->normals);
+    tc_array_clear(&pt->area);
+    tc_array_clear(&pt->s0);
+    tc_array_clear(&pt->pressure);
+    tc_array_clear(&pt->disp_a);
+    tc_array_clear(&pt->disp_b);
+    pt->level = pt->iterations = pt->pivots = 0;
+    pt->residual_penetration = 0;
+}
+
+void tc_quasi_patch_free(tc_quasi_patch* pt) {
+    tc_array_free(&pt->nodes);
+    tc_array_free(&pt->points);
+    tc_array_free(&pt->normals);
+    tc_array_free(&pt->area);
+    tc_array_free(&pt->s0);
+    tc_array_free(&pt->pressure);
+    tc_array_free(&pt->disp_a);
+    tc_array_free(&pt->disp_b);
+    tc_array_free(&pt->matrix);
+    tc_array_free(&pt->scratch);
+}
+
+bool tc_quasi_patch_add(tc_quasi_patch* pt, int node, tc_vec3 p, tc_real area) {
+    return tc_array_push(&pt->nodes, node) && tc_array_push(&pt->points, p) && tc_array_push(&pt->area, area) &&
+           tc_array_push(&pt->normals, tc_v3(0, 0, 1)) && tc_array_push(&pt->s0, 0.0) &&
+           tc_array_push(&pt->pressure, 0.0) && tc_array_push(&pt->disp_a, 0.0) && tc_array_push(&pt->disp_b, 0.0);
+}
+
+tc_real tc_quasi_response_reach(const tc_response_params* r, tc_real spacing) {
+    // Boussinesq displacements are inward everywhere, so only overlapping nodes can touch; keep a
+    // small margin for curvature. The volume-preserving bulge can lift nearby nodes into contact:
+    // tc_quasi_collide then doubles this reach while loaded nodes sit near the edge of the set.
+    (void)r;
+    return 0.5 * spacing;
+}
+
+// Volume-preserving kernels by table over r at the patch's mean σ, scaled by (σ_k/σ̄)² (exact in
+// the far field, where the kernel acts as a point load of area 2πσ²); Boussinesq is closed form.
+typedef struct kernel_eval {
+    const tc_response_params* r;
+    tc_real sigma_mean, r_max;
+    tc_real table[VP_TABLE_SIZE];
+} kernel_eval;
+
+static void kernel_init(kernel_eval* k, const tc_response_params* r, tc_real sigma_mean, tc_real r_max) {
+    k->r = r;
+    k->sigma_mean = sigma_mean;
+    k->r_max = fmax(r_max, 1e-12);
+    if (r->kind != TC_RESPONSE_VOLUME_PRESERVING) return;
+    for (int i = 0; i < VP_TABLE_SIZE; ++i)
+        k->table[i] = tc_response_kernel(r, sigma_mean, k->r_max * i / (VP_TABLE_SIZE - 1));
+}
+
+static tc_real kernel_value(const kernel_eval* k, tc_real sigma, tc_real dist) {
+    if (k->r->kind != TC_RESPONSE_VOLUME_PRESERVING) return tc_response_kernel(k->r, sigma, dist);
+    tc_real x = fmin(dist / k->r_max, 1) * (VP_TABLE_SIZE - 1);
+    int i = (int)x;
+    if (i >= VP_TABLE_SIZE - 1) i = VP_TABLE_SIZE - 2;
+    tc_real t = x - i, v = k->table[i] * (1 - t) + k->table[i + 1] * t;
+    tc_real ratio = sigma / k->sigma_mean;
+    return v * ratio * ratio;
+}
+
+static tc_real node_sigma(tc_real area) { return sqrt(area / (2 * TC_PI)); }
+
+// M = R_A + R_B over the patch nodes (row i receives, column k carries).
+static void assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb, kernel_eval* ka,
+                     kernel_eval* kb) {
+    int n = pt->nodes.count;
+    tc_real sigma_mean = 0, r_max = 0;
+    for (int i = 0; i < n; ++i) sigma_mean += node_sigma(pt->area.data[i]) / n;
+    for (int i = 0; i < n; ++i) r_max = fmax(r_max, tc_v3_dist(pt->points.data[i], pt->points.data[0]));
+    r_max *= 2;
+    kernel_init(ka, ra, sigma_mean, r_max);
+    if (rb) kernel_init(kb, rb, sigma_mean, r_max);
+    tc_real* M = pt->matrix.data;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) {
+            tc_real sigma = node_sigma(pt->area.data[k]);
+            tc_real d = tc_v3_dist(pt->points.data[i], pt->points.data[k]);
+            M[(size_t)i * n + k] = kernel_value(ka, sigma, d) + (rb ? kernel_value(kb, sigma, d) : 0);
+        }
+}
+
+static void displacements(tc_quasi_patch* pt, const kernel_eval* ka, bool has_b) {
+    int n = pt->nodes.count;
+    // u_A = R_A p, u_B = R_B p: split the assembled sum by evaluating R_A directly
+    const tc_real* M = pt->matrix.data;
+    for (int i = 0; i < n; ++i) {
+        tc_real ua = 0, total = 0;
+        for (int k = 0; k < n; ++k) {
+            tc_real p = pt->pressure.data[k];
+            if (p == 0) continue;
+            total += M[(size_t)i * n + k] * p;
+            if (has_b) ua += kernel_value(ka, node_sigma(pt->area.data[k]), tc_v3_dist(pt->points.data[i], pt->points.data[k])) * p;
+        }
+        pt->disp_a.data[i] = has_b ? ua : total;
+        pt->disp_b.data[i] = has_b ? total - ua : 0;
+    }
+}
+
+tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
+                               tc_quasi_sdf_fn* sdf, const void* user, const tc_quasi_contact_params* params) {
+    int n = pt->nodes.count;
+    pt->iterations = pt->pivots = 0;
+    pt->residual_penetration = 0;
+    if (n == 0) return TC_RESULT_OK;
+    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 2 * n)) return TC_RESULT_OUT_OF_MEMORY;
+    for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
+    kernel_eval ka, kb;
+    assemble(pt, ra, rb, &ka, &kb);
+    tc_real* q = pt->scratch.data;
+    tc_real* w = q + n;
+    for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
+    int max_it = params->max_iterations > 0 ? params->max_iterations : 1;
+    tc_result result = TC_RESULT_OK;
+    for (int it = 0; it < max_it; ++it) {
+        tc_lcp_stats st;
+        result = tc_lcp_lemke(n, pt->matrix.data, q, pt->pressure.data, w, &st);
+        pt->pivots += st.pivots;
+        pt->iterations = it + 1;
+        if (result != TC_RESULT_OK) break;
+        displacements(pt, &ka, rb != NULL);
+        // Re-measure: A's node moves into A by u_A along B's normal; B's surface recedes by u_B.
+        tc_real worst = 0;
+        for (int i = 0; i < n; ++i) {
+            tc_vec3 moved = tc_v3_madd(pt->points.data[i], pt->disp_a.data[i], pt->normals.data[i]);
+            tc_vec3 nrm;
+            tc_real s_true = sdf(user, moved, &nrm) + pt->disp_b.data[i];
+            tc_real s_pred = w[i];
+            q[i] += s_true - s_pred; // the linear model's error, corrected in the next solve
+            worst = fmax(worst, -s_true);
+        }
+        pt->residual_penetration = worst;
+        if (worst <= params->tolerance) break;
+    }
+    if (result != TC_RESULT_OK)
+        for (int i = 0; i < n; ++i) pt->pressure.data[i] = pt->disp_a.data[i] = pt->disp_b.data[i] = 0;
+    return result;
+}
+
+// ---- active nodes and coarse-to-fine ------------------------------------------------------
+
+typedef struct collide_ctx {
+    const tc_quasi_surface* a;
+    tc_quasi_sdf_fn* sdf;
+    const void* user;
+    tc_real reach;
+} collide_ctx;
+
+static tc_vec3 world_point(const tc_quasi_surface* a, tc_vec3 local) { return tc_transform_point(a->pose, local); }
+
+static bool add_sample(tc_quasi_patch* pt, const collide_ctx* c, int sample) {
+    tc_vec3 p = world_point(c->a, c->a->cloud->points[sample]);
+    tc_vec3 nrm;
+    if (c->sdf(c->user, p, &nrm) >= c->reach) return true; // conservative test: not active
+    return tc_quasi_patch_add(pt, sample, p, c->a->areas[sample]);
+}
+
+static bool add_cluster_samples(tc_quasi_patch* pt, const collide_ctx* c, int node) {
+    const tc_sphere_node* nd = &c->a->tree->nodes[node];
+    for (int i = nd->begin; i < nd->end; ++i)
+        if (!add_sample(pt, c, c->a->tree->order[i])) return false;
+    return true;
+}
+
+// Adds the cut-`level` descendants of `node` whose bounding sphere reaches B (level 0: samples).
+static bool gather(tc_quasi_patch* pt, const collide_ctx* c, int node, int level) {
+    const tc_sphere_node* nd = &c->a->tree->nodes[node];
+    tc_vec3 nrm;
+    tc_real d = c->sdf(c->user, world_point(c->a, nd->centroid), &nrm);
+    if (d > nd->radius + c->reach) return true; // sphere culling
+    if (level <= 0) {
+        if (nd->child[0] < 0) return add_cluster_samples(pt, c, node);
+    } else if (tc_sphere_tree_in_cut(c->a->tree, node, level)) {
+        tc_vec3 p = world_point(c->a, c->a->cloud->points[nd->representative]);
+        tc_real s = c->sdf(c->user, p, &nrm);
+        if (s >= c->reach + nd->radius) return true;
+        return tc_quasi_patch_add(pt, node, p, TC_PI * nd->radius * nd->radius);
+    }
+    return gather(pt, c, nd->child[0], level) && gather(pt, c, nd->child[1], level);
+}
+
+static bool loaded_near_edge(const tc_quasi_patch* pt, tc_real reach) {
+    for (int i = 0; i < pt->nodes.count; ++i)
+        if (pt->pressure.data[i] > 0 && pt->s0.data[i] > 0.5 * reach) return true;
+    return false;
+}
+
+tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* rb, tc_quasi_sdf_fn* sdf,
+                           const void* user, const tc_quasi_contact_params* params, tc_quasi_patch* pt) {
+    tc_quasi_patch_clear(pt);
+    collide_ctx c = {a, sdf, user, tc_quasi_response_reach(&a->response, a->tree->leaf_radius)};
+    int coarse = params->coarse_level > params->fine_level ? params->coarse_level : params->fine_level;
+    // Coarse levels: solve on cluster nodes and keep the clusters that carry traction (or overlap).
+    TC_ARRAY(int) keep = {0};
+    bool have_keep = false;
+    tc_result result = TC_RESULT_OK;
+    for (int level = coarse; level >= params->fine_level; --level) {
+        tc_quasi_patch_clear(pt);
+        bool ok = true;
+        if (!have_keep) {
+            ok = gather(pt, &c, 0, level);
+        } else {
+            for (int i = 0; i < keep.count && ok; ++i) ok = gather(pt, &c, keep.data[i], level);
+        }
+        if (!ok) {
+            result = TC_RESULT_OUT_OF_MEMORY;
+            break;
+        }
+        pt->level = level;
+        if (level > 0) {
+            // keep only nodes that actually overlap within the cluster radius
+            result = tc_quasi_solve_nodes(pt, &a->response, rb, sdf, user, params);
+            if (result != TC_RESULT_OK) break;
+            if (level == params->fine_level) break;
+            tc_array_clear(&keep);
+            for (int i = 0; i < pt->nodes.count; ++i) {
+                tc_real r = a->tree->nodes[pt->nodes.data[i]].radius;
+                if (pt->pressure.data[i] > 0 || pt->s0.data[i] < r)
+                    if (!tc_array_push(&keep, pt->nodes.data[i])) result = TC_RESULT_OUT_OF_MEMORY;
+            }
+            have_keep = true;
+            if (keep.count == 0) {
+                tc_quasi_patch_clear(pt);
+                break;
+            }
+        } else {
+            // Enlarge the active set while loaded nodes sit near its edge (the paper's rule; only
+            // the volume-preserving bulge can load a node that did not overlap).
+            for (int grow = 0;; ++grow) {
+                result = tc_quasi_solve_nodes(pt, &a->response, rb, sdf, user, params);
+                pt->level = 0;
+                if (result != TC_RESULT_OK || grow == 2 || !loaded_near_edge(pt, c.reach)) break;
+                c.reach *= 2;
+                tc_quasi_patch_clear(pt);
+                ok = true;
+                if (!have_keep) ok = gather(pt, &c, 0, 0);
+                for (int i = 0; have_keep && i < keep.count && ok; ++i) ok = gather(pt, &c, keep.data[i], 0);
+                if (!ok) {
+                    result = TC_RESULT_OUT_OF_MEMORY;
+                    break;
+                }
+            }
+        }
+    }
+    tc_array_free(&keep);
+    return result;
+}

@@ -1,0 +1,48 @@
+// The quasi-rigid store: point-cloud surfaces and compliant layers of bodies whose rigid frames live
+// in the rigid store (kind TC_BODY_QUASI). A quasi body's world slot index is its rigid-store index,
+// so the rigid store's compaction keeps it valid; this store maps slots to its own records.
+#ifndef TC_QUASI_INTERNAL_H
+#define TC_QUASI_INTERNAL_H
+#include "tactus/quasi.h"
+#include "contact/quasi_contact.h"
+#include "dynamics/rigid/rigid.h"
+
+typedef struct tc_quasi_body {
+    int32_t slot;
+    tc_pointset cloud;           ///< body frame
+    tc_sphere_tree tree;
+    tc_real* areas;              ///< cloud.count area shares [m²]
+    tc_real spacing;             ///< mean sample spacing [m]
+    tc_aabb local_box;           ///< of the samples, body frame
+    tc_response_params response;
+    tc_quasi_contact_params contact;
+    tc_real layer_damping;
+    // outputs of the last sub-step
+    tc_real* traction;           ///< per sample [Pa]
+    tc_real* displacement;       ///< per sample [m]
+    tc_vec3 force, torque;
+    tc_quasi_stats stats;
+} tc_quasi_body;
+
+typedef struct tc_quasi_store {
+    TC_ARRAY(tc_quasi_body) bodies;
+    TC_ARRAY(int) record_of_slot;   ///< slot -> index in bodies, -1 if none
+    tc_quasi_patch patch, patch_back;
+} tc_quasi_store;
+
+static inline tc_quasi_store* tc_quasi_store_of(const tc_world* w) { return (tc_quasi_store*)w->stores[TC_BODY_QUASI]; }
+/// The quasi record of the rigid body at rigid-store index `index`.
+tc_quasi_body* tc_quasi_record(const tc_world* w, int rigid_index);
+/// The rigid frame of a quasi record.
+tc_rigid_body* tc_quasi_rigid(const tc_world* w, const tc_quasi_body* q);
+
+/// Samples an analytic shape: count points, outward normals and area shares (allocated with
+/// tc_alloc, count entries each). Returns the number of samples (0 on allocation failure).
+int tc_quasi_sample_shape(const tc_quasi_body_def* def, tc_vec3** points, tc_vec3** normals, tc_real** areas);
+
+/// The contact pass (collide hook).
+void tc_quasi_collide_all(tc_world* w, tc_real h);
+/// Draw hook.
+void tc_quasi_draw_body(const tc_world* w, int index, const tc_debug_draw* draw);
+
+#endif

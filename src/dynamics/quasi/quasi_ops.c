@@ -1,0 +1,147 @@
+// The quasi-rigid kind's entry in the registry. `index` is the body's rigid-store index.
+#include <math.h>
+#include "dynamics/quasi/quasi.h"
+
+void tc_quasi_remove_body(tc_world* w, int rigid_index);
+void tc_quasi_destroy_store(tc_world* w);
+
+static tc_rigid_body* rigid(const tc_world* w, int index) { return &tc_rigid_store_of(w)->bodies.data[index]; }
+
+static tc_aabb body_aabb(const tc_world* w, int i) {
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    tc_transform pose = rigid(w, i)->pose;
+    tc_aabb box = tc_aabb_empty();
+    for (int c = 0; c < 8; ++c) {
+        tc_vec3 corner = tc_v3(c & 1 ? q->local_box.hi.x : q->local_box.lo.x, c & 2 ? q->local_box.hi.y : q->local_box.lo.y,
+                               c & 4 ? q->local_box.hi.z : q->local_box.lo.z);
+        box = tc_aabb_add_point(box, tc_transform_point(pose, corner));
+    }
+    return box;
+}
+
+static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* normal) {
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    tc_transform pose = rigid(w, i)->pose;
+    if (!tc_aabb_contains_point(tc_aabb_inflate(body_aabb(w, i), 3 * q->cloud.h), p)) return 1e300;
+    tc_vec3 nl;
+    tc_real d = tc_pointset_signed_distance(&q->cloud, tc_transform_inv_point(pose, p), &nl);
+    if (normal) *normal = tc_quat_rotate(pose.q, nl);
+    return isfinite(d) ? d : 1e300;
+}
+
+static int surface_point_count(const tc_world* w, int i) { return tc_quasi_record(w, i)->cloud.count; }
+
+static void surface_point(const tc_world* w, int i, int k, tc_vec3* p, tc_vec3* v, tc_real* mass) {
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    const tc_rigid_body* b = rigid(w, i);
+    *p = tc_transform_point(b->pose, q->cloud.points[k]);
+    *v = tc_rigid_velocity_at(b, *p);
+    *mass = b->mass / q->cloud.count;
+}
+
+static tc_vec3 velocity_at(const tc_world* w, int i, int k, tc_vec3 p) {
+    (void)k;
+    return tc_rigid_velocity_at(rigid(w, i), p);
+}
+
+static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
+    (void)k;
+    tc_rigid_add_force_at(rigid(w, i), f, p);
+}
+
+static tc_real contact_mass(const tc_world* w, int i, int k) {
+    (void)k;
+    return rigid(w, i)->mass;
+}
+
+static tc_material material(const tc_world* w, int i) { return rigid(w, i)->material; }
+
+// Kinetic + gravitational energy of the frame plus the layer's elastic energy ½ Σ p a u.
+static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
+    const tc_rigid_body* b = rigid(w, i);
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    tc_mat3 R = tc_quat_to_mat3(b->pose.q);
+    tc_mat3 Iw = tc_mat3_mul(tc_mat3_mul(R, b->inertia_local), tc_mat3_transpose(R));
+    *ke = 0.5 * b->mass * tc_v3_len2(b->v) + 0.5 * tc_v3_dot(b->w, tc_mat3_mul_v3(Iw, b->w));
+    tc_real elastic = 0;
+    for (int k = 0; k < q->cloud.count; ++k) elastic += 0.5 * q->traction[k] * q->areas[k] * q->displacement[k];
+    *pe = -b->mass * tc_v3_dot(w->def.gravity, b->com) + elastic;
+}
+
+static uint64_t hash(const tc_world* w, int i, uint64_t h) {
+    const tc_rigid_body* b = rigid(w, i);
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    h = tc_hash_vec3(h, b->pose.p);
+    h = tc_hash_quat(h, b->pose.q);
+    h = tc_hash_vec3(h, b->v);
+    h = tc_hash_vec3(h, b->w);
+    for (int k = 0; k < q->cloud.count; ++k) h = tc_hash_real(h, q->traction[k]);
+    return h;
+}
+
+static bool check_finite(const tc_world* w, int i, tc_error* e) {
+    const tc_rigid_body* b = rigid(w, i);
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    if (tc_v3_is_finite(b->pose.p) && tc_v3_is_finite(b->v) && tc_v3_is_finite(b->w) && isfinite(tc_quat_len(b->pose.q)) &&
+        tc_v3_is_finite(q->force) && tc_v3_is_finite(q->torque))
+        return true;
+    tc_error_set(e, TC_RESULT_UNSTABLE, NULL, tc_world_slot_name(w, b->slot), "step %lld: quasi-rigid body state became non-finite",
+                 (long long)w->step_index);
+    return false;
+}
+
+static tc_transform pose(const tc_world* w, int i) { return rigid(w, i)->pose; }
+static tc_vec3 linear_velocity(const tc_world* w, int i) { return rigid(w, i)->v; }
+static tc_vec3 center_of_mass(const tc_world* w, int i) { return rigid(w, i)->com; }
+static tc_real mass(const tc_world* w, int i) { return rigid(w, i)->mass; }
+
+// Sphere tracing on the MLS distance, starting where the ray enters the sample box.
+static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
+    const tc_quasi_body* q = tc_quasi_record(w, i);
+    tc_aabb box = tc_aabb_inflate(body_aabb(w, i), q->cloud.h);
+    tc_vec3 dir = tc_v3_normalize(d);
+    tc_real len = tc_v3_len(d), s = 0, s_max = max_t * len;
+    if (!(len > 0)) return false;
+    for (int it = 0; it < 200 && s <= s_max; ++it) {
+        tc_vec3 p = tc_v3_madd(o, s, dir);
+        tc_real dist;
+        if (!tc_aabb_contains_point(box, p)) {
+            dist = fmax(q->spacing, 0.5 * tc_v3_dist(p, tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5)) - 0.5 * tc_v3_dist(box.lo, box.hi));
+        } else {
+            tc_vec3 nrm;
+            dist = signed_distance(w, i, p, &nrm);
+            if (dist < 1e-4 * q->spacing) {
+                *t = s / len;
+                *n = nrm;
+                return true;
+            }
+            dist = fmin(dist, q->cloud.h); // the MLS distance is reliable only within its reach
+        }
+        s += dist;
+    }
+    return false;
+}
+
+const tc_kind_ops tc_quasi_kind_ops = {
+    .name = "quasi",
+    .destroy_store = tc_quasi_destroy_store,
+    .remove_body = tc_quasi_remove_body,
+    .collide = tc_quasi_collide_all,
+    .body_aabb = body_aabb,
+    .signed_distance = signed_distance,
+    .surface_point_count = surface_point_count,
+    .surface_point = surface_point,
+    .velocity_at = velocity_at,
+    .apply_point_force = apply_point_force,
+    .contact_mass = contact_mass,
+    .material = material,
+    .energy = energy,
+    .hash = hash,
+    .draw = tc_quasi_draw_body,
+    .check_finite = check_finite,
+    .pose = pose,
+    .linear_velocity = linear_velocity,
+    .center_of_mass = center_of_mass,
+    .mass = mass,
+    .ray_cast = ray_cast,
+};
