@@ -7,4 +7,5 @@
 #include "tactus/types.h"
 #include "tactus/debug_draw.h"
 #include "tactus/world.h"
+#include "tactus/points.h"
 #endif

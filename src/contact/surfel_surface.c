@@ -1,0 +1,210 @@
+// Uniform point grid and the MLS point-set surface (Alexa & Adamson form, seed 000 §4.1).
+#include "contact/surfel_surface.h"
+#include "math/eigen.h"
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
+    tc_point_grid_free(g);
+    tc_aabb box = tc_aabb_empty();
+    for (int i = 0; i < count; ++i) box = tc_aabb_add_point(box, p[i]);
+    if (count == 0) box.lo = box.hi = tc_v3_zero();
+    tc_vec3 ext = tc_v3_sub(box.hi, box.lo);
+    // Keep the cell count proportional to the point count (bounded memory for sparse sets).
+    for (;;) {
+        double cells = 1;
+        for (int k = 0; k < 3; ++k) cells *= floor(tc_v3_get(ext, k) / cell) + 1;
+        if (cells <= 4.0 * count + 64) break;
+        cell *= 1.5;
+    }
+    g->origin = box.lo;
+    g->cell = cell;
+    g->cell_count = 1;
+    for (int k = 0; k < 3; ++k) {
+        g->dims[k] = (int)floor(tc_v3_get(ext, k) / cell) + 1;
+        g->cell_count *= g->dims[k];
+    }
+    g->item_count = count;
+    g->start = tc_calloc((size_t)g->cell_count + 1, sizeof(int));
+    g->items = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    int* cell_of = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    if (!g->start || !g->items || !cell_of) {
+        tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+        return false;
+    }
+    for (int i = 0; i < count; ++i) {
+        int c[3];
+        for (int k = 0; k < 3; ++k)
+            c[k] = clampi((int)floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), 0, g->dims[k] - 1);
+        cell_of[i] = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+        g->start[cell_of[i] + 1]++;
+    }
+    for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];
+    int* fill = tc_alloc((size_t)g->cell_count * sizeof(int));
+    memcpy(fill, g->start, (size_t)g->cell_count * sizeof(int));
+    for (int i = 0; i < count; ++i) g->items[fill[cell_of[i]]++] = i; // index order within a cell
+    tc_free(fill, (size_t)g->cell_count * sizeof(int));
+    tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+    return true;
+}
+
+void tc_point_grid_free(tc_point_grid* g) {
+    if (g->start) tc_free(g->start, ((size_t)g->cell_count + 1) * sizeof(int));
+    if (g->items) tc_free(g->items, (size_t)(g->item_count > 0 ? g->item_count : 1) * sizeof(int));
+    g->start = g->items = NULL;
+    g->cell_count = g->item_count = 0;
+}
+
+bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]) {
+    if (!g->start) return false;
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
+        tc_real a = floor((xk - r - o) / g->cell), b = floor((xk + r - o) / g->cell);
+        if (b < 0 || a > g->dims[k] - 1) return false;
+        lo[k] = (int)fmax(a, 0);
+        hi[k] = (int)fmin(b, g->dims[k] - 1);
+    }
+    return true;
+}
+
+int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity) {
+    int lo[3], hi[3], n = 0;
+    if (!tc_point_grid_range(g, x, r, lo, hi)) return 0;
+    tc_real r2 = r * r;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    int i = g->items[t];
+                    if (tc_v3_len2(tc_v3_sub(p[i], x)) > r2) continue;
+                    if (n >= *capacity) {
+                        int nc = *capacity ? 2 * *capacity : 64;
+                        *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                        *capacity = nc;
+                    }
+                    (*out)[n++] = i;
+                }
+            }
+    return n;
+}
+
+int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
+    // Grow the search ball ring by ring so the common case touches few cells.
+    for (tc_real r = g->cell; ; r = fmin(2 * r, max_r)) {
+        int lo[3], hi[3], best = -1;
+        tc_real best_d2 = r * r;
+        if (tc_point_grid_range(g, x, r, lo, hi)) {
+            for (int cz = lo[2]; cz <= hi[2]; ++cz)
+                for (int cy = lo[1]; cy <= hi[1]; ++cy)
+                    for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                        int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                        for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                            tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
+                            if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
+                                best_d2 = d2;
+                                best = g->items[t];
+                            }
+                        }
+                    }
+        }
+        if (best >= 0 || r >= max_r) return best;
+    }
+}
+
+bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h) {
+    S->s = s;
+    S->n = n;
+    S->count = count;
+    S->h = h;
+    return tc_point_grid_build(&S->grid, s, count, 3 * h);
+}
+
+void tc_surfel_surface_free(tc_surfel_surface* S) { tc_point_grid_free(&S->grid); }
+
+// Weighted centroid and normal sums around x; returns the weight sum.
+static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
+    int lo[3], hi[3];
+    tc_real wsum = 0, cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    *a = *nsum = tc_v3_zero();
+    if (!tc_point_grid_range(&S->grid, x, 3 * S->h, lo, hi)) return 0;
+    const tc_point_grid* g = &S->grid;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    int k = g->items[t];
+                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
+                    if (d2 > cut2) continue;
+                    tc_real th = exp(-d2 * inv_h2);
+                    wsum += th;
+                    *a = tc_v3_madd(*a, th, S->s[k]);
+                    *nsum = tc_v3_madd(*nsum, th, S->n[k]);
+                }
+            }
+    if (wsum > 0) *a = tc_v3_scale(*a, 1.0 / wsum);
+    return wsum;
+}
+
+tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    tc_vec3 a, ns;
+    tc_real wsum = weighted_sums(S, x, &a, &ns);
+    tc_real len = tc_v3_len(ns);
+    if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
+    tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
+    if (normal) *normal = n;
+    return tc_v3_dot(n, tc_v3_sub(x, a));
+}
+
+bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* proj, tc_vec3* normal) {
+    tc_vec3 n = tc_v3_zero();
+    for (int it = 0; it < 20; ++it) {
+        tc_real f = tc_surfel_surface_eval(S, x, &n);
+        if (f >= 1e299) return false;
+        x = tc_v3_madd(x, -f, n);
+        if (fabs(f) < 1e-6 * S->h) break;
+    }
+    *proj = x;
+    if (normal) *normal = n;
+    return true;
+}
+
+bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x) {
+    tc_vec3 p, n;
+    if (!tc_surfel_surface_project(S, x, &p, &n)) return false;
+    tc_vec3 np;
+    if (tc_surfel_surface_eval(S, p, &np) >= 1e299) return false;
+    return tc_v3_dot(tc_v3_sub(x, p), np) < 0;
+}
+
+bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
+    tc_vec3 a, ns;
+    if (!(weighted_sums(S, x, &a, &ns) > 1e-300)) return false;
+    int lo[3], hi[3], used = 0;
+    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    tc_mat3 C = tc_mat3_zero();
+    const tc_point_grid* g = &S->grid;
+    tc_point_grid_range(g, x, 3 * S->h, lo, hi);
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    tc_vec3 d = tc_v3_sub(S->s[g->items[t]], x);
+                    tc_real d2 = tc_v3_len2(d);
+                    if (d2 > cut2) continue;
+                    tc_vec3 e = tc_v3_sub(S->s[g->items[t]], a);
+                    C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), exp(-d2 * inv_h2)));
+                    used++;
+                }
+            }
+    if (used < 3) return false;
+    tc_vec3 values;
+    tc_mat3 V;
+    tc_eigen_sym3(C, &values, &V);
+    tc_vec3 n = tc_mat3_col(V, 0);
+    if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
+    *normal = n;
+    return true;
+}
