@@ -103,7 +103,7 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
 }
 
 // Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
-// midpoints of neighbours 1.4-3 spacings apart, re-projected on the contact surface.
+// midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
 static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing) {
     tc_point_grid grid = {0};
     int* near = NULL;
@@ -121,24 +121,36 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
         if (keep[i]) pts->data[w++] = pts->data[i];
     pts->count = w;
     tc_free(keep, (size_t)(old_count > 0 ? old_count : 1));
+    vec3_array cand = {0};
+    tc_point_grid cgrid = {0};
     for (int pass = 0; pass < 2; ++pass) {
-        int base = pts->count;
-        for (int i = 0; i < base; ++i) {
-            tc_point_grid_build(&grid, pts->data, pts->count, spacing);
-            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 3 * spacing, &near, &cap);
+        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
+        cand.count = 0;
+        for (int i = 0; i < pts->count; ++i) {
+            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 2.2 * spacing, &near, &cap);
             for (int q = 0; q < n; ++q) {
                 int j = near[q];
-                if (j <= i || j >= base) continue;
-                tc_real d = tc_v3_dist(pts->data[i], pts->data[j]);
-                if (d < 1.4 * spacing) continue;
+                if (j <= i || tc_v3_dist(pts->data[i], pts->data[j]) < 1.5 * spacing) continue;
                 tc_vec3 mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
-                if (tc_point_grid_nearest(&grid, pts->data, mid, 0.7 * spacing) >= 0) continue;
-                if (!reproject(A, B, &mid)) continue;
-                tc_array_push(pts, mid);
-                tc_point_grid_build(&grid, pts->data, pts->count, spacing);
+                if (tc_point_grid_nearest(&grid, pts->data, mid, 0.75 * spacing) < 0) tc_array_push(&cand, mid);
             }
         }
+        // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
+        tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
+        uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
+        for (int c = 0; c < cand.count; ++c) {
+            int n = tc_point_grid_query(&cgrid, cand.data, cand.data[c], 0.75 * spacing, &near, &cap);
+            bool clash = false;
+            for (int q = 0; q < n && !clash; ++q) clash = near[q] < c && taken[near[q]];
+            if (clash) continue;
+            taken[c] = 1;
+            tc_vec3 mid = cand.data[c];
+            if (reproject(A, B, &mid)) tc_array_push(pts, mid);
+        }
+        tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
     }
+    tc_point_grid_free(&cgrid);
+    tc_array_free(&cand);
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
@@ -209,7 +221,28 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     }
     if (n == 0) return 0;
     tc_real rk = best[n - 1];
-    return n / (TC_PI * rk * rk);
+    // Boundary correction: at the rim of the patch the k neighbours fill only part of the disc
+    // of radius r_k (half of it on a straight edge, where their centroid sits 4 r_k / (3 pi)
+    // inside). Estimating the covered fraction from the centroid offset keeps the rim samples
+    // from claiming area outside the patch, so the total area is sampling independent.
+    tc_vec3 centroid = tc_v3_zero();
+    int used = 0;
+    int lo[3], hi[3];
+    if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy)
+                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                    int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                    for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
+                        int j = grid->items[t];
+                        if (j == i || tc_v3_dist(pts[i], pts[j]) > rk * 1.000001) continue;
+                        centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
+                        used++;
+                    }
+                }
+    tc_real offset = used ? tc_v3_len(centroid) / used : 0;
+    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    return n / (covered * TC_PI * rk * rk);
 }
 
 static tc_vec3 unit_or_zero(tc_vec3 v) {

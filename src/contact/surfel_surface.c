@@ -91,7 +91,7 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells.
-    for (tc_real r = g->cell; ; r = fmin(2 * r, max_r)) {
+    for (tc_real r = fmin(g->cell, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
@@ -147,6 +147,74 @@ static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, 
     return wsum;
 }
 
+// Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
+static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
+    tc_real L[6][6] = {{0}};
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j <= i; ++j) {
+            tc_real sum = M[i][j];
+            for (int k = 0; k < j; ++k) sum -= L[i][k] * L[j][k];
+            if (i == j) {
+                if (!(sum > 1e-14 * M[0][0])) return false;
+                L[i][i] = sqrt(sum);
+            } else
+                L[i][j] = sum / L[j][j];
+        }
+    tc_real y[6];
+    for (int i = 0; i < 6; ++i) {
+        y[i] = r[i];
+        for (int k = 0; k < i; ++k) y[i] -= L[i][k] * y[k];
+        y[i] /= L[i][i];
+    }
+    for (int i = 5; i >= 0; --i) {
+        c[i] = y[i];
+        for (int k = i + 1; k < 6; ++k) c[i] -= L[k][i] * c[k];
+        c[i] /= L[i][i];
+    }
+    return true;
+}
+
+// Height of the weighted quadratic fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2 over the
+// frame (t1, t2, n) at a, evaluated at x's (u, v); returns false when the fit is degenerate.
+// The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
+// the quadratic term removes that bias.
+static bool quadratic_height(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+    tc_vec3 t1, t2;
+    tc_v3_basis(n, &t1, &t2);
+    tc_real M[6][6] = {{0}}, r[6] = {0}, c[6];
+    int lo[3], hi[3], used = 0;
+    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h), scale = 1.0 / S->h;
+    const tc_point_grid* g = &S->grid;
+    if (!tc_point_grid_range(g, x, 3 * S->h, lo, hi)) return false;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int cell = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) {
+                    tc_vec3 sk = S->s[g->items[t]];
+                    tc_real d2 = tc_v3_len2(tc_v3_sub(sk, x));
+                    if (d2 > cut2) continue;
+                    tc_real th = exp(-d2 * inv_h2);
+                    tc_vec3 e = tc_v3_sub(sk, a);
+                    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n);
+                    tc_real b[6] = {1, u, v, u * u, u * v, v * v};
+                    for (int i = 0; i < 6; ++i) {
+                        r[i] += th * z * b[i];
+                        for (int j = 0; j <= i; ++j) M[i][j] += th * b[i] * b[j];
+                    }
+                    used++;
+                }
+            }
+    if (used < 8) return false;
+    for (int i = 0; i < 6; ++i)
+        for (int j = i + 1; j < 6; ++j) M[i][j] = M[j][i];
+    if (!solve6(M, r, c)) return false;
+    tc_vec3 e = tc_v3_sub(x, a);
+    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale;
+    *height = c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
+    return isfinite(*height);
+}
+
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
     tc_vec3 a, ns;
     tc_real wsum = weighted_sums(S, x, &a, &ns);
@@ -154,7 +222,9 @@ tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* n
     if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
     tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
     if (normal) *normal = n;
-    return tc_v3_dot(n, tc_v3_sub(x, a));
+    tc_real height = 0;
+    if (!quadratic_height(S, x, a, n, &height)) height = 0; // plane fit through the centroid
+    return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
 }
 
 bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* proj, tc_vec3* normal) {

@@ -167,10 +167,29 @@ static bool break_pairs(tc_points_body* b) {
 }
 
 // A new body with the phyxels of component `comp` and the surfels whose strongest phyxel is in it.
+// Direction (rest frame) from phyxel i toward its former neighbours now in other parts; zero if none.
+static tc_vec3 crack_direction(const tc_points_body* b, const int* comp_of, int i) {
+    tc_vec3 d = tc_v3_zero();
+    for (int j = 0; j < b->np; ++j) {
+        tc_vec3 xij = tc_v3_sub(b->x0[j], b->x0[i]);
+        if (comp_of[j] != comp_of[i] && tc_v3_len2(xij) < b->h[i] * b->h[i]) d = tc_v3_madd(d, tc_poly6(tc_v3_len2(xij), b->h[i]), xij);
+    }
+    return d;
+}
+
+// A new body with the phyxels of component `comp`, the surfels whose strongest phyxel is in it,
+// and new surfels on the crack: half a phyxel radius from each phyxel that lost neighbours,
+// facing them, so the parts see each other's crack faces in contact.
 static tc_points_body* extract_component(const tc_points_body* b, const int* comp_of, int comp, const int* surfel_comp) {
     int np = 0, ns = 0;
     for (int i = 0; i < b->np; ++i) np += comp_of[i] == comp;
     for (int k = 0; k < b->ns; ++k) ns += surfel_comp[k] == comp;
+    tc_vec3* crack = tc_calloc((size_t)b->np, sizeof(tc_vec3));
+    for (int i = 0; i < b->np; ++i)
+        if (comp_of[i] == comp) {
+            crack[i] = crack_direction(b, comp_of, i);
+            ns += tc_v3_len2(crack[i]) > 0;
+        }
     tc_points_body* c = tc_points_body_alloc(np, ns);
     if (!c) return NULL;
     c->mat = b->mat;
@@ -212,6 +231,13 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     int s = 0;
     for (int k = 0; k < b->ns; ++k)
         if (surfel_comp[k] == comp) { c->s0[s] = b->s0[k]; c->n0[s] = b->n0[k]; s++; }
+    for (int i = 0; i < b->np; ++i) {
+        if (comp_of[i] != comp || !(tc_v3_len2(crack[i]) > 0)) continue;
+        c->n0[s] = tc_v3_normalize(crack[i]);
+        c->s0[s] = tc_v3_madd(b->x0[i], 0.5 * b->rbar[i], c->n0[s]);
+        s++;
+    }
+    tc_free(crack, (size_t)b->np * sizeof(tc_vec3));
     c->min_support = INFINITY;
     for (int i = 0; i < np; ++i) c->min_support = fmin(c->min_support, c->h[i]);
     tc_free(map, (size_t)b->np * sizeof(int));

@@ -28,7 +28,7 @@ static tc_real condition(tc_mat3 A) {
 
 bool tc_points_compute_d(tc_points_body* b, int i) {
     tc_mat3 A = moment_matrix(b, i);
-    bool ok = b->nb_start[i + 1] - b->nb_start[i] >= 4 && condition(A) < 1e8;
+    bool ok = b->nb_start[i + 1] - b->nb_start[i] >= 4 && condition(A) < 1e4;
     tc_mat3 Ainv = ok ? tc_mat3_inverse(A) : tc_mat3_zero();
     tc_vec3 sum = tc_v3_zero();
     for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
