@@ -281,9 +281,10 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
             // Contacts push apart: a net pull (damping overshoot) is dropped with its friction.
             if (tc_v3_dot(f, n) > 0) f = tc_v3_zero();
             depth = tc_v3_len(d1) + tc_v3_len(d2);
-            tc_real rho = tc_surfel_contact_density(c->points.data, c->points.count, &grid, i, 6);
-            if (rho > 0) f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
-            else f = tc_v3_scale(f, p->seed_density_scaling ? 0 : p->spacing * p->spacing);
+            // A sparse patch (a few samples) would claim the area of the whole k-NN disc: no
+            // sample represents more than (2 spacing)^2.
+            tc_real rho = fmax(tc_surfel_contact_density(c->points.data, c->points.count, &grid, i, 6), 0.25 / (p->spacing * p->spacing));
+            f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
         }
         tc_array_push(&c->forces, f);
         tc_array_push(&c->depth, depth);
@@ -294,18 +295,26 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
     tc_point_grid_free(&grid);
 }
 
-// A body's "thickness" (m): the cube root of its volume.
-static tc_real body_size(const tc_points_body* b) { return cbrt(b->total_mass / b->mat.density); }
+// Mean phyxel spacing (m): the thickness of the layer of phyxels that first feels a contact.
+static tc_real layer_thickness(const tc_points_body* b) {
+    tc_real s = 0;
+    for (int i = 0; i < b->np; ++i) s += b->rbar[i];
+    return s / b->np;
+}
 
-tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B) {
+tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h) {
     tc_surfel_contact_params p;
     tc_real omega = 2 * TC_PI * w->def.penalty_hertz, zeta = w->def.penalty_damping_ratio;
-    // k = rho L omega^2 makes a slab of thickness L on the contact oscillate at penalty_hertz:
-    // stable with the world's sub-step and independent of the sampling.
-    tc_real rl = fmin(A->mat.density * body_size(A), B->mat.density * body_size(B));
+    // k = rho L omega^2 makes the layer of phyxels (thickness L) under the contact oscillate at
+    // penalty_hertz: stable with the world's sub-step and independent of the surfel sampling.
+    tc_real rl = fmin(A->mat.density * layer_thickness(A), B->mat.density * layer_thickness(B));
     p.stiffness = rl * omega * omega;
     if (A->contact_stiffness > 0) p.stiffness = A->contact_stiffness;
     if (B->contact_stiffness > 0) p.stiffness = fmin(p.stiffness, B->contact_stiffness);
+    // The forces stay constant over a sub-step h: an explicit damper overshoots (reverses the
+    // approach velocity) when 2 zeta omega h > 1, so the ratio is capped there.
+    tc_real omega_eff = sqrt(p.stiffness / rl);
+    if (h > 0) zeta = fmin(zeta, 0.5 / (omega_eff * h));
     p.damping = 2 * zeta * sqrt(p.stiffness * rl);
     p.friction = sqrt(A->surface_material.friction * B->surface_material.friction);
     p.spacing = fmin(A->resample_spacing, B->resample_spacing);
@@ -332,7 +341,6 @@ static void store_drawn_surface(tc_points_body* b, const tc_surfel_contact* c, b
 }
 
 void tc_surfel_contact_collide(tc_world* w, tc_real h) {
-    (void)h;
     tc_points_store* s = tc_points_store_of(w);
     bool last = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
     for (int i = 0; i < s->bodies.count; ++i) {
@@ -345,7 +353,7 @@ void tc_surfel_contact_collide(tc_world* w, tc_real h) {
         for (int j = i + 1; j < s->bodies.count; ++j) {
             tc_points_body *A = s->bodies.data[i], *B = s->bodies.data[j];
             if (!tc_aabb_overlap(A->aabb, B->aabb)) continue;
-            tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B);
+            tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, h);
             if (tc_surfel_contact_surface(A, B, &p, &c) == 0) continue;
             tc_surfel_contact_forces(A, B, &p, &c);
             for (int k = 0; k < c.points.count; ++k) {

@@ -33,8 +33,9 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c);
 /// Surface density k / (pi r_k^2) of sample i among the samples (k = 6 nearest others).
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k);
-/// Default parameters for a pair (stiffness from the world's penalty frequency, see docs/points.md).
-tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B);
+/// Default parameters for a pair with sub-step h (stiffness from the world's penalty frequency,
+/// damping ratio capped for the explicit sub-step, see docs/points.md).
+tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h);
 /// The collide hook body: every overlapping pair of point bodies (forces into f_ext, records).
 void tc_surfel_contact_collide(tc_world* w, tc_real h);
 
