@@ -38,7 +38,7 @@ typedef struct tc_points_body_def {
     tc_real youngs_modulus;        ///< Pa, default 1e5
     tc_real poisson_ratio;         ///< [0, 0.5), default 0.3
     tc_real volume_stiffness;      ///< Pa, k_v of the volume-conserving term (times phyxel volume), default 0
-    tc_real damping;               ///< 1/s, relative-velocity damping along neighbour pairs, default 5
+    tc_real damping;               ///< 1/s, relative-velocity damping along neighbour pairs, default 30
     tc_real yield_strain;          ///< elastic limit (Frobenius norm of strain), default 0 (with creep 0: elastic)
     tc_real creep;                 ///< 1/s, plastic flow rate, default 0 = purely elastic
     tc_real max_plastic_strain;    ///< cap on |eps_p|, default 1

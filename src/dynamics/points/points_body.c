@@ -17,7 +17,7 @@ tc_points_body_def tc_points_body_def_default(void) {
     d.density = 1000;
     d.youngs_modulus = 1e5;
     d.poisson_ratio = 0.3;
-    d.damping = 5;
+    d.damping = 30;
     d.max_plastic_strain = 1;
     d.fracture_stretch = 1;
     d.pinned_box = tc_aabb_empty();

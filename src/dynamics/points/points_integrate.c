@@ -2,6 +2,7 @@
 // sub-step, damping, plasticity (§7.4), force distribution and fracture (§7.6).
 #include <stdio.h>
 #include "dynamics/points/points.h"
+#include "math/eigen.h"
 
 void tc_points_update_surfels(tc_points_body* b) {
     tc_points_compute_gradients(b);
@@ -60,8 +61,23 @@ static void pair_damping(const tc_points_body* b, tc_vec3* f) {
     }
 }
 
+// The St Venant-Kirchhoff tangent stiffness grows with stretch s as (3 s^2 - 1)/2 (uniaxial),
+// so the wave speed of a stretched body exceeds the rest one: factor from the largest stretch.
+static tc_real stiffening_factor(const tc_points_body* b) {
+    tc_real s2 = 1;
+    for (int i = 0; i < b->np; ++i) {
+        tc_mat3 F = tc_mat3_add(tc_mat3_identity(), b->grad_u[i]);
+        tc_vec3 ev;
+        tc_mat3 V;
+        tc_eigen_sym3(tc_mat3_mul(tc_mat3_transpose(F), F), &ev, &V);
+        s2 = fmax(s2, ev.z);
+    }
+    return sqrt(fmax(1, (3 * s2 - 1) / 2)) * 1.2;
+}
+
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
-    int steps = (int)ceil(h / tc_points_stable_dt(b));
+    tc_points_compute_gradients(b);
+    int steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
     if (steps < 1) steps = 1;
     tc_real dt = h / steps;
     tc_vec3* f = tc_alloc((size_t)b->np * sizeof(tc_vec3));
@@ -87,6 +103,19 @@ static tc_real frobenius(tc_mat3 a) {
     return sqrt(s);
 }
 
+// The plastic rest metric I + 2 eps_p must stay positive definite, otherwise the strain-free
+// state is an inverted one and the material turns itself inside out: eigenvalues >= -0.4.
+static tc_mat3 keep_metric_positive(tc_mat3 ep) {
+    tc_vec3 ev;
+    tc_mat3 V;
+    tc_eigen_sym3(ep, &ev, &V);
+    if (ev.x >= -0.4) return ep;
+    ev.x = fmax(ev.x, -0.4);
+    ev.y = fmax(ev.y, -0.4);
+    ev.z = fmax(ev.z, -0.4);
+    return tc_mat3_mul(tc_mat3_mul(V, tc_mat3_diag(ev)), tc_mat3_transpose(V));
+}
+
 void tc_points_plasticity(tc_points_body* b, tc_real dt) {
     if (b->mat.creep <= 0) return;
     tc_real rate = fmin(1, dt * b->mat.creep);
@@ -97,6 +126,7 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt) {
         if (frobenius(ee) > b->mat.yield) b->eps_p[i] = tc_mat3_add(b->eps_p[i], tc_mat3_scale(ee, rate));
         tc_real p = frobenius(b->eps_p[i]);
         if (p > b->mat.max_plastic) b->eps_p[i] = tc_mat3_scale(b->eps_p[i], b->mat.max_plastic / p);
+        b->eps_p[i] = keep_metric_positive(b->eps_p[i]);
     }
 }
 

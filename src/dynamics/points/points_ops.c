@@ -166,6 +166,24 @@ static void draw_splat(const tc_debug_draw* d, tc_vec3 p, tc_vec3 n, tc_real r, 
     }
 }
 
+// A surfel inside a body of another kind is drawn on that body's surface: with a rigid (or
+// much stiffer) partner the contact surface F = 0 is the partner's surface (w_other -> inf).
+static tc_vec3 flatten_on_others(const tc_world* w, tc_vec3 p, tc_vec3* n) {
+    for (int s = 0; s < w->slots.count; ++s) {
+        const tc_body_slot* slot = &w->slots.data[s];
+        if (!slot->alive || slot->kind == TC_BODY_POINTS) continue;
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)slot->kind);
+        if (!ops || !ops->signed_distance) continue;
+        tc_vec3 on;
+        tc_real dist = ops->signed_distance(w, slot->index, p, &on);
+        if (dist < 0 && dist > -1e3) {
+            *n = tc_v3_neg(on);
+            return tc_v3_madd(p, -dist, on);
+        }
+    }
+    return p;
+}
+
 static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
     const tc_points_body* b = body(w, i);
     tc_color surf = {0.85f, 0.55f, 0.3f, 1}, contact = {0.9f, 0.2f, 0.2f, 1}, phyx = {0.2f, 0.4f, 0.9f, 1};
@@ -173,8 +191,9 @@ static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
     if (d->draw_shapes) {
         for (int k = 0; k < b->ns; ++k) {
             if (b->surfel_colliding[k]) continue;
-            if (d->draw_points && d->draw_point) d->draw_point(b->s[k], 3, surf, d->context);
-            else if (d->draw_triangle) draw_splat(d, b->s[k], b->n[k], b->surfel_radius, surf);
+            tc_vec3 n = b->n[k], p = flatten_on_others(w, b->s[k], &n);
+            if (d->draw_points && d->draw_point) d->draw_point(p, 3, surf, d->context);
+            else if (d->draw_triangle) draw_splat(d, p, n, b->surfel_radius, surf);
         }
         for (int k = 0; k < b->contact_points.count; ++k) {
             if (d->draw_points && d->draw_point) d->draw_point(b->contact_points.data[k], 3, contact, d->context);
