@@ -56,8 +56,10 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     return inside_both(A, B, *out); // non-convex overlap: drop samples that left the overlap
 }
 
-// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0.
+// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
+// answers whether the point is inside both bodies.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x) {
+    tc_real tol = 1e-3 * fmin(A->surface.h, B->surface.h);
     for (int it = 0; it < 4; ++it) {
         tc_vec3 na, nb;
         tc_real fa = eval_f(A, *x, &na), fb = eval_f(B, *x, &nb);
@@ -66,8 +68,10 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
         tc_vec3 g = tc_v3_sub(tc_v3_scale(na, A->mat.youngs), tc_v3_scale(nb, B->mat.youngs));
         tc_real g2 = tc_v3_len2(g);
         if (!(g2 > 0)) return false;
-        *x = tc_v3_madd(*x, -F / g2, g);
-        if (fabs(F) / sqrt(g2) < 1e-6 * A->surface.h) break;
+        tc_real step = F / g2;
+        *x = tc_v3_madd(*x, -step, g);
+        // Converged: the step is tiny, so the values just computed hold at the new x.
+        if (fabs(step) * sqrt(g2) < 1e-4 * A->surface.h) return fa <= tol && fb <= tol;
     }
     return inside_both(A, B, *x);
 }
@@ -318,7 +322,7 @@ tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const t
     p.damping = 2 * zeta * sqrt(p.stiffness * rl);
     p.friction = sqrt(A->surface_material.friction * B->surface_material.friction);
     p.spacing = fmin(A->resample_spacing, B->resample_spacing);
-    p.relax_iterations = 2;
+    p.relax_iterations = 1;
     p.seed_density_scaling = A->seed_density_scaling || B->seed_density_scaling;
     return p;
 }

@@ -174,38 +174,51 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     return true;
 }
 
+enum { GATHER_MAX = 512 };
+
+// The surfels within 3h of x with their Gaussian weights (at most GATHER_MAX, nearest kept
+// by grid order; 3h holds ~60 surfels at the recommended h).
+typedef struct gather { int count; int idx[GATHER_MAX]; tc_real w[GATHER_MAX]; } gather;
+
+static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    int lo[3], hi[3];
+    g->count = 0;
+    const tc_point_grid* grid = &S->grid;
+    if (!tc_point_grid_range(grid, x, 3 * S->h, lo, hi)) return;
+    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                for (int t = grid->start[c]; t < grid->start[c + 1] && g->count < GATHER_MAX; ++t) {
+                    int k = grid->items[t];
+                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
+                    if (d2 > cut2) continue;
+                    g->idx[g->count] = k;
+                    g->w[g->count++] = exp(-d2 * inv_h2);
+                }
+            }
+}
+
 // Height of the weighted quadratic fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2 over the
 // frame (t1, t2, n) at a, evaluated at x's (u, v); returns false when the fit is degenerate.
 // The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
 // the quadratic term removes that bias.
-static bool quadratic_height(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+    if (g->count < 8) return false;
     tc_vec3 t1, t2;
     tc_v3_basis(n, &t1, &t2);
-    tc_real M[6][6] = {{0}}, r[6] = {0}, c[6];
-    int lo[3], hi[3], used = 0;
-    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h), scale = 1.0 / S->h;
-    const tc_point_grid* g = &S->grid;
-    if (!tc_point_grid_range(g, x, 3 * S->h, lo, hi)) return false;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int cell = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) {
-                    tc_vec3 sk = S->s[g->items[t]];
-                    tc_real d2 = tc_v3_len2(tc_v3_sub(sk, x));
-                    if (d2 > cut2) continue;
-                    tc_real th = exp(-d2 * inv_h2);
-                    tc_vec3 e = tc_v3_sub(sk, a);
-                    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n);
-                    tc_real b[6] = {1, u, v, u * u, u * v, v * v};
-                    for (int i = 0; i < 6; ++i) {
-                        r[i] += th * z * b[i];
-                        for (int j = 0; j <= i; ++j) M[i][j] += th * b[i] * b[j];
-                    }
-                    used++;
-                }
-            }
-    if (used < 8) return false;
+    tc_real M[6][6] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
+    for (int q = 0; q < g->count; ++q) {
+        tc_vec3 e = tc_v3_sub(S->s[g->idx[q]], a);
+        tc_real th = g->w[q];
+        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n);
+        tc_real b[6] = {1, u, v, u * u, u * v, v * v};
+        for (int i = 0; i < 6; ++i) {
+            r[i] += th * z * b[i];
+            for (int j = 0; j <= i; ++j) M[i][j] += th * b[i] * b[j];
+        }
+    }
     for (int i = 0; i < 6; ++i)
         for (int j = i + 1; j < 6; ++j) M[i][j] = M[j][i];
     if (!solve6(M, r, c)) return false;
@@ -216,14 +229,22 @@ static bool quadratic_height(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 a, t
 }
 
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
-    tc_vec3 a, ns;
-    tc_real wsum = weighted_sums(S, x, &a, &ns);
+    gather g;
+    gather_near(S, x, &g);
+    tc_real wsum = 0;
+    tc_vec3 a = tc_v3_zero(), ns = tc_v3_zero();
+    for (int q = 0; q < g.count; ++q) {
+        wsum += g.w[q];
+        a = tc_v3_madd(a, g.w[q], S->s[g.idx[q]]);
+        ns = tc_v3_madd(ns, g.w[q], S->n[g.idx[q]]);
+    }
     tc_real len = tc_v3_len(ns);
     if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
+    a = tc_v3_scale(a, 1.0 / wsum);
     tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
     if (normal) *normal = n;
     tc_real height = 0;
-    if (!quadratic_height(S, x, a, n, &height)) height = 0; // plane fit through the centroid
+    if (!quadratic_height(S, &g, x, a, n, &height)) height = 0; // plane fit through the centroid
     return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
 }
 
