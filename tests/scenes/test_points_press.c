@@ -25,12 +25,12 @@ static void test_press_rests_and_flattens(void** state) {
     d.shape = TC_POINTS_SPHERE;
     d.radius = 0.1;
     d.phyxel_spacing = 0.035;
-    d.surfel_spacing = 0.012;
+    d.surfel_spacing = 0.016;
     d.youngs_modulus = 2e4;
     d.base.pose.p = tc_v3(0, 0, 0.105);
     tc_body_id id = points_add(w, &d);
     tc_real e0 = 0;
-    for (int s = 0; s < 150; ++s) {
+    for (int s = 0; s < 120; ++s) {
         points_step(w);
         tc_world_stats st = tc_world_get_stats(w);
         if (s == 0) e0 = st.kinetic_energy + st.potential_energy;
@@ -38,7 +38,7 @@ static void test_press_rests_and_flattens(void** state) {
     }
     tc_world_stats st = tc_world_get_stats(w);
     // A sphere may keep rocking on its patch (rolling is undamped); it must not bounce away.
-    print_message("kinetic energy after 2.5 s: %.3g J (mass %.3g kg)\n", st.kinetic_energy, tc_body_get_mass(w, id));
+    print_message("kinetic energy after 2 s: %.3g J (mass %.3g kg)\n", st.kinetic_energy, tc_body_get_mass(w, id));
     assert_true(st.kinetic_energy < 0.01 * tc_body_get_mass(w, id) * 9.81 * d.radius);
     assert_true(st.contact_count > 0);
     tc_debug_draw dd = tc_debug_draw_default();
@@ -62,7 +62,7 @@ static void test_resting_box_kinetic_energy_decays(void** state) {
     tc_points_body_def d = tc_points_body_def_default();
     d.base.pose.p = tc_v3(0, 0, 0.12); // dropped from 2 cm
     tc_body_id id = points_add(w, &d);
-    for (int s = 0; s < 180; ++s) points_step(w);
+    for (int s = 0; s < 150; ++s) points_step(w);
     tc_world_stats st = tc_world_get_stats(w);
     tc_vec3 c = tc_body_get_center_of_mass(w, id);
     print_message("box at rest: kinetic energy %.3g J, centre height %.4f m\n", st.kinetic_energy, c.z);
