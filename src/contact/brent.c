@@ -4,7 +4,12 @@
 #include "contact/brent.h"
 
 bool tc_brent(tc_brent_fn* g, void* ctx, tc_real a, tc_real b, tc_real tol, int max_iter, tc_real* root, int* iterations) {
-    tc_real fa = g(a, ctx), fb = g(b, ctx);
+    tc_real ga = g(a, ctx), gb = g(b, ctx);
+    return tc_brent_known(g, ctx, a, b, ga, gb, tol, max_iter, root, iterations);
+}
+
+bool tc_brent_known(tc_brent_fn* g, void* ctx, tc_real a, tc_real b, tc_real fa, tc_real fb, tc_real tol, int max_iter,
+                    tc_real* root, int* iterations) {
     if (iterations) *iterations = 0;
     *root = fabs(fa) < fabs(fb) ? a : b;
     if (fa == 0) { *root = a; return true; }

@@ -25,11 +25,17 @@ tc_real tc_contact_surface_function(const tc_points_body* A, const tc_points_bod
 typedef struct segment_ctx {
     const tc_points_body *A, *B;
     tc_vec3 from, to;
+    tc_real last_t, last_fa, last_fb; ///< the latest evaluation, reused for the inside test
 } segment_ctx;
 
 static tc_real segment_g(tc_real t, void* ctx) {
-    const segment_ctx* s = ctx;
-    return tc_contact_surface_function(s->A, s->B, tc_v3_lerp(s->from, s->to, t));
+    segment_ctx* s = ctx;
+    tc_vec3 x = tc_v3_lerp(s->from, s->to, t);
+    s->last_t = t;
+    s->last_fa = eval_f(s->A, x, NULL);
+    s->last_fb = eval_f(s->B, x, NULL);
+    if (s->last_fa >= 1e299 || s->last_fb >= 1e299) return NAN;
+    return s->A->mat.youngs * s->last_fa - s->B->mat.youngs * s->last_fb;
 }
 
 // Both surfaces within a small tolerance of containing x (on Phi both f are <= 0).
@@ -39,21 +45,41 @@ static bool inside_both(const tc_points_body* A, const tc_points_body* B, tc_vec
     return fa <= tol && fb <= tol;
 }
 
-// Surfel k of `self` inside `other`: root of F on [s, projection of s on other's surface].
+// Projection on `other` starting from s where f_other(s) = f, n_other(s) = n are known;
+// returns the residual f at the projection through *f_end.
+static bool project_from(const tc_points_body* other, tc_vec3 s, tc_real f, tc_vec3 n, tc_vec3* proj, tc_real* f_end) {
+    for (int it = 0; it < 20; ++it) {
+        s = tc_v3_madd(s, -f, n);
+        f = eval_f(other, s, &n);
+        if (f >= 1e299) return false;
+        if (fabs(f) < 1e-6 * other->surface.h) break;
+    }
+    *proj = s;
+    *f_end = f;
+    return true;
+}
+
+// Surfel k of `self` inside `other` (f_other(s) = f < 0, normal n): root of F on
+// [s, projection of s on other's surface] by Brent.
 static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
-                        int k, tc_vec3* out) {
+                        int k, tc_real f, tc_vec3 n, tc_vec3* out) {
     tc_vec3 s = self->s[k], proj;
-    if (!tc_aabb_contains_point(other->aabb, s)) return false;
-    tc_real f = eval_f(other, s, NULL);
-    if (!(f < 0) || !tc_surfel_surface_project(&other->surface, s, &proj, NULL)) return false;
-    segment_ctx ctx = {A, B, s, proj};
-    tc_real t;
-    tc_real h = fmin(A->surface.h, B->surface.h);
+    tc_real f_proj;
+    if (!project_from(other, s, f, n, &proj, &f_proj)) return false;
     tc_real len = tc_v3_dist(s, proj);
     if (len < 1e-12) { *out = s; return true; }
-    if (!tc_brent(segment_g, &ctx, 0, 1, 1e-6 * h / len, 50, &t, NULL)) return false;
+    tc_real fs_self = eval_f(self, s, NULL), fp_self = eval_f(self, proj, NULL);
+    if (fs_self >= 1e299 || fp_self >= 1e299) return false;
+    bool self_is_a = self == A;
+    tc_real e_self = self->mat.youngs, e_other = other->mat.youngs, sign = self_is_a ? 1 : -1;
+    tc_real g0 = sign * (e_self * fs_self - e_other * f), g1 = sign * (e_self * fp_self - e_other * f_proj);
+    segment_ctx ctx = {A, B, s, proj, -1, 0, 0};
+    tc_real t, h = fmin(A->surface.h, B->surface.h);
+    if (!tc_brent_known(segment_g, &ctx, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
     *out = tc_v3_lerp(s, proj, t);
-    return inside_both(A, B, *out); // non-convex overlap: drop samples that left the overlap
+    if (ctx.last_t != t) return inside_both(A, B, *out);
+    tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
+    return ctx.last_fa <= tol && ctx.last_fb <= tol;
 }
 
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
@@ -169,11 +195,13 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         for (int k = 0; k < self->ns; ++k) {
-            tc_vec3 x;
-            if (!tc_aabb_contains_point(other->aabb, self->s[k]) || !(eval_f(other, self->s[k], NULL) < 0)) continue;
+            tc_vec3 x, n;
+            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
+            tc_real f = eval_f(other, self->s[k], &n);
+            if (!(f < 0)) continue;
             self->surfel_colliding[k] = 1;
             if (s == 0) out->colliding_a++; else out->colliding_b++;
-            if (seed_sample(A, B, self, other, k, &x)) tc_array_push(&pts, x);
+            if (seed_sample(A, B, self, other, k, f, n, &x)) tc_array_push(&pts, x);
         }
     }
     if (pts.count > 0) {
