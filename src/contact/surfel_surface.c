@@ -2,7 +2,12 @@
 #include "contact/surfel_surface.h"
 #include "math/eigen.h"
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+// Cell coordinate of a real offset, clamped to [0, n - 1]; NaN maps to 0 (no UB cast).
+static int cell_of_real(tc_real v, int n) {
+    if (!(v >= 0)) return 0;
+    if (v >= n - 1) return n - 1;
+    return (int)v;
+}
 
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_point_grid_free(g);
@@ -14,14 +19,15 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     for (;;) {
         double cells = 1;
         for (int k = 0; k < 3; ++k) cells *= floor(tc_v3_get(ext, k) / cell) + 1;
-        if (cells <= 4.0 * count + 64) break;
+        if (!(cells > 4.0 * count + 64)) break; // also stops on a non-finite extent
         cell *= 1.5;
     }
     g->origin = box.lo;
     g->cell = cell;
     g->cell_count = 1;
     for (int k = 0; k < 3; ++k) {
-        g->dims[k] = (int)floor(tc_v3_get(ext, k) / cell) + 1;
+        tc_real n = floor(tc_v3_get(ext, k) / cell) + 1;
+        g->dims[k] = n >= 1 && n < 1e6 ? (int)n : 1;
         g->cell_count *= g->dims[k];
     }
     g->item_count = count;
@@ -35,7 +41,7 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     for (int i = 0; i < count; ++i) {
         int c[3];
         for (int k = 0; k < 3; ++k)
-            c[k] = clampi((int)floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), 0, g->dims[k] - 1);
+            c[k] = cell_of_real(floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), g->dims[k]);
         cell_of[i] = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
         g->start[cell_of[i] + 1]++;
     }
@@ -60,7 +66,7 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
     for (int k = 0; k < 3; ++k) {
         tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
         tc_real a = floor((xk - r - o) / g->cell), b = floor((xk + r - o) / g->cell);
-        if (b < 0 || a > g->dims[k] - 1) return false;
+        if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
         lo[k] = (int)fmax(a, 0);
         hi[k] = (int)fmin(b, g->dims[k] - 1);
     }

@@ -311,6 +311,45 @@ static void test_fracture_splits_and_never_remerges(void** state) {
     tc_world_destroy(w);
 }
 
+static uint64_t run_and_hash(void) {
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_points_body_def d = tc_points_body_def_default();
+    d.phyxel_spacing = 0.05;
+    d.surfel_spacing = 0.03;
+    tc_body_id a, b;
+    tc_error e;
+    assert_int_equal(tc_points_body_create(w, &d, &a, &e), TC_RESULT_OK);
+    d.base.pose.p = tc_v3(0.05, 0, 0.19);
+    assert_int_equal(tc_points_body_create(w, &d, &b, &e), TC_RESULT_OK);
+    tc_points_body_set_velocity(w, b, tc_v3(0, 0, -1));
+    for (int s = 0; s < 10; ++s) assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    uint64_t h = tc_world_hash(w);
+    tc_world_destroy(w);
+    return h;
+}
+
+static void test_same_scene_gives_same_hash(void** state) {
+    (void)state;
+    assert_true(run_and_hash() == run_and_hash());
+}
+
+static void test_non_finite_state_names_the_body(void** state) {
+    (void)state;
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_points_body_def d = tc_points_body_def_default();
+    d.base.name = "jelly";
+    tc_body_id id;
+    tc_error e;
+    assert_int_equal(tc_points_body_create(w, &d, &id, &e), TC_RESULT_OK);
+    assert_int_equal(tc_points_body_set_velocity(w, id, tc_v3(NAN, 0, 0)), TC_RESULT_NOT_FINITE);
+    tc_points_body_at(w, 0)->v[3].x = NAN; // corrupt the state directly
+    assert_int_equal(tc_world_step(w, &e), TC_RESULT_UNSTABLE);
+    assert_non_null(strstr(e.message, "jelly"));
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mls_gradient_of_linear_field_is_exact, tc_test_setup_log),
@@ -323,6 +362,8 @@ int main(void) {
         cmocka_unit_test_setup(test_invalid_defs_are_rejected, tc_test_setup_log),
         cmocka_unit_test_setup(test_mesh_body_matches_box_volume, tc_test_setup_log),
         cmocka_unit_test_setup(test_fracture_splits_and_never_remerges, tc_test_setup_log),
+        cmocka_unit_test_setup(test_same_scene_gives_same_hash, tc_test_setup_log),
+        cmocka_unit_test_setup(test_non_finite_state_names_the_body, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
