@@ -211,9 +211,9 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
     tc_surfel_surface phi = {0};
     tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
     for (int i = 0; i < pts.count; ++i) {
-        tc_vec3 na, nb, n;
-        eval_f(A, pts.data[i], &na);
-        eval_f(B, pts.data[i], &nb);
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n;
+        tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
+        tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
         tc_vec3 ref = tc_v3_normalize(tc_v3_sub(na, nb));
         if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         tc_array_push(&out->points, pts.data[i]);

@@ -254,6 +254,13 @@ tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* n
     return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
 }
 
+bool tc_surfel_surface_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    tc_vec3 a, ns;
+    if (!(weighted_sums(S, x, &a, &ns) > 1e-300) || !(tc_v3_len(ns) > 1e-300)) return false;
+    *normal = tc_v3_normalize(ns);
+    return true;
+}
+
 bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* proj, tc_vec3* normal) {
     tc_vec3 n = tc_v3_zero();
     for (int it = 0; it < 20; ++it) {

@@ -38,6 +38,8 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
 void tc_surfel_surface_free(tc_surfel_surface* S);
 /// f(x) (m, negative inside) and n(x); returns 1e300 (normal untouched) when no surfel is within 3h.
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal);
+/// The weighted normal n(x) alone (no fit); false when no surfel is within 3h.
+bool tc_surfel_surface_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal);
 /// Projects x on the surface (x <- x - f n, |f| < 1e-6 h, <= 20 iterations). false if x is far.
 bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* proj, tc_vec3* normal);
 /// Inside test of seed 000 eq. 2: (x - x_proj).n(x_proj) < 0.
