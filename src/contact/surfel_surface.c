@@ -214,19 +214,35 @@ static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec
     if (g->count < 8) return false;
     tc_vec3 t1, t2;
     tc_v3_basis(n, &t1, &t2);
-    tc_real M[6][6] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
+    // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
+    // those (m[i][j]) and the 6 moments of z, then assemble M.
+    tc_real m[5][5] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
     for (int q = 0; q < g->count; ++q) {
         tc_vec3 e = tc_v3_sub(S->s[g->idx[q]], a);
         tc_real th = g->w[q];
-        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n);
-        tc_real b[6] = {1, u, v, u * u, u * v, v * v};
-        for (int i = 0; i < 6; ++i) {
-            r[i] += th * z * b[i];
-            for (int j = 0; j <= i; ++j) M[i][j] += th * b[i] * b[j];
+        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n) * th;
+        tc_real pu[5] = {th, th * u, 0, 0, 0};
+        pu[2] = pu[1] * u;
+        pu[3] = pu[2] * u;
+        pu[4] = pu[3] * u;
+        for (int i = 0; i <= 4; ++i) {
+            tc_real t = pu[i];
+            for (int j = 0; i + j <= 4; ++j) {
+                m[i][j] += t;
+                t *= v;
+            }
         }
+        r[0] += z;
+        r[1] += z * u;
+        r[2] += z * v;
+        r[3] += z * u * u;
+        r[4] += z * u * v;
+        r[5] += z * v * v;
     }
+    static const int pu_of[6] = {0, 1, 0, 2, 1, 0}, pv_of[6] = {0, 0, 1, 0, 1, 2}; // b = 1, u, v, u², uv, v²
+    tc_real M[6][6];
     for (int i = 0; i < 6; ++i)
-        for (int j = i + 1; j < 6; ++j) M[i][j] = M[j][i];
+        for (int j = 0; j < 6; ++j) M[i][j] = m[pu_of[i] + pu_of[j]][pv_of[i] + pv_of[j]];
     if (!solve6(M, r, c)) return false;
     tc_vec3 e = tc_v3_sub(x, a);
     tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale;
