@@ -350,6 +350,25 @@ static void test_non_finite_state_names_the_body(void** state) {
     tc_world_destroy(w);
 }
 
+static void test_destroy_keeps_other_ids_valid(void** state) {
+    (void)state;
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_points_body_def d = tc_points_body_def_default();
+    d.phyxel_spacing = 0.05;
+    tc_body_id a, b;
+    tc_error e;
+    assert_int_equal(tc_points_body_create(w, &d, &a, &e), TC_RESULT_OK);
+    d.base.pose.p = tc_v3(1, 0, 0);
+    assert_int_equal(tc_points_body_create(w, &d, &b, &e), TC_RESULT_OK);
+    assert_int_equal(tc_body_destroy(w, a), TC_RESULT_OK);
+    assert_false(tc_body_is_valid(w, a));
+X
+    assert_int_equal(tc_points_body_get_phyxel_count(w, b), 27);
+    assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mls_gradient_of_linear_field_is_exact, tc_test_setup_log),
@@ -364,6 +383,7 @@ int main(void) {
         cmocka_unit_test_setup(test_fracture_splits_and_never_remerges, tc_test_setup_log),
         cmocka_unit_test_setup(test_same_scene_gives_same_hash, tc_test_setup_log),
         cmocka_unit_test_setup(test_non_finite_state_names_the_body, tc_test_setup_log),
+        cmocka_unit_test_setup(test_destroy_keeps_other_ids_valid, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
