@@ -185,6 +185,14 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
+// A point more than 3h from every surfel of b but within a phyxel radius of one of its
+// phyxels is deep inside b (the MLS surface does not reach there).
+static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
+    for (int i = 0; i < b->np; ++i)
+        if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) return true;
+    return false;
+}
+
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
     out->points.count = out->normals.count = out->forces.count = out->depth.count = 0;
     out->nearest_a.count = out->nearest_b.count = 0;
@@ -198,6 +206,11 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
             tc_vec3 x, n;
             if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
             tc_real f = eval_f(other, self->s[k], &n);
+            if (f >= 1e299 && deep_inside(other, self->s[k])) { // beyond the MLS reach: hidden, no sample
+                self->surfel_colliding[k] = 1;
+                if (s == 0) out->colliding_a++; else out->colliding_b++;
+                continue;
+            }
             if (!(f < 0)) continue;
             self->surfel_colliding[k] = 1;
             if (s == 0) out->colliding_a++; else out->colliding_b++;
