@@ -369,6 +369,25 @@ static void test_destroy_keeps_other_ids_valid(void** state) {
     tc_world_destroy(w);
 }
 
+static void test_applied_force_accelerates_the_centre_of_mass(void** state) {
+    (void)state;
+    tc_world_def wd = tc_world_def_default();
+    wd.gravity = tc_v3_zero();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_points_body_def d = tc_points_body_def_default();
+    d.phyxel_spacing = 0.05;
+    tc_body_id id;
+    tc_error e;
+    assert_int_equal(tc_points_body_create(w, &d, &id, &e), TC_RESULT_OK);
+    assert_int_equal(tc_points_body_apply_force(w, id, tc_v3(8, 0, 0)), TC_RESULT_OK); // 8 kg body
+    assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    assert_near(tc_body_get_linear_velocity(w, id).x, 1.0 * wd.time_step, 1e-12); // a = 1 m/s^2 for one step
+    assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);                      // then it is gone
+    assert_near(tc_body_get_linear_velocity(w, id).x, 1.0 * wd.time_step, 1e-12);
+    assert_int_equal(tc_points_body_apply_force(w, id, tc_v3(NAN, 0, 0)), TC_RESULT_NOT_FINITE);
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_mls_gradient_of_linear_field_is_exact, tc_test_setup_log),
@@ -384,6 +403,7 @@ int main(void) {
         cmocka_unit_test_setup(test_same_scene_gives_same_hash, tc_test_setup_log),
         cmocka_unit_test_setup(test_non_finite_state_names_the_body, tc_test_setup_log),
         cmocka_unit_test_setup(test_destroy_keeps_other_ids_valid, tc_test_setup_log),
+        cmocka_unit_test_setup(test_applied_force_accelerates_the_centre_of_mass, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

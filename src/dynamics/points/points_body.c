@@ -499,3 +499,12 @@ tc_result tc_points_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v) {
     for (int i = 0; i < b->np; ++i) b->v[i] = b->pinned[i] ? tc_v3_zero() : v;
     return TC_RESULT_OK;
 }
+
+tc_result tc_points_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f) {
+    if (!tc_body_is_valid(w, id)) return TC_RESULT_STALE_ID;
+    if (!tc_v3_is_finite(f)) return TC_RESULT_NOT_FINITE;
+    tc_points_body* b = (tc_points_body*)lookup(w, id);
+    if (!b) return TC_RESULT_UNSUPPORTED;
+    b->user_force = tc_v3_add(b->user_force, f);
+    return TC_RESULT_OK;
+}
