@@ -10,4 +10,5 @@
 #include "tactus/scene.h"
 #include "tactus/io.h"
 #include "tactus/quasi.h"
+#include "tactus/points.h"
 #endif

@@ -3,12 +3,14 @@
 
 extern const tc_kind_ops tc_rigid_kind_ops;
 extern const tc_kind_ops tc_quasi_kind_ops;
+extern const tc_kind_ops tc_points_kind_ops;
 
 const tc_kind_ops* tc_kind_ops_of(tc_body_kind kind) {
     switch (kind) {
     case TC_BODY_STATIC:
     case TC_BODY_RIGID: return &tc_rigid_kind_ops;
     case TC_BODY_QUASI: return &tc_quasi_kind_ops;
+    case TC_BODY_POINTS: return &tc_points_kind_ops;
     default: return NULL;
     }
 }
