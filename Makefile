@@ -4,6 +4,8 @@ JOBS      ?= 2
 WERROR    ?= 0
 BUILD     := build
 BUILD_ASAN:= build-asan
+BUILD_FUZZ:= build-fuzz
+FUZZ_SECONDS ?= 20
 DEMO_OUT  := out/default
 CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 
@@ -13,12 +15,13 @@ else
   CMAKE_FLAGS += -DTACTUS_WARNINGS_AS_ERRORS=OFF
 endif
 
-.PHONY: demo test test-sanitize setup data build clean help
+.PHONY: demo test test-sanitize test-fuzz setup data build clean help
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
 	@echo "make test           install deps, fetch data, build, run the test suite (WERROR=1: warnings are errors)"
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
+	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
 	@echo "make clean          remove build trees and outputs"
 
 setup:
@@ -50,5 +53,14 @@ test-sanitize: data
 	@cmake --build $(BUILD_ASAN) -j$(JOBS)
 	@cd $(BUILD_ASAN) && ctest --output-on-failure -j$(JOBS)
 
+# Seed corpora: tests/fuzz/corpus/<target>/; crashes land in $(BUILD_FUZZ)/tests/fuzz-artifacts/.
+test-fuzz: setup
+	@if [ ! -f $(BUILD_FUZZ)/CMakeCache.txt ]; then \
+	  CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACTUS_SANITIZE=ON \
+	    -DTACTUS_BUILD_FUZZ=ON -DTACTUS_BUILD_VIEWER=OFF -DTACTUS_WARNINGS_AS_ERRORS=ON; fi
+	@cmake -S . -B $(BUILD_FUZZ) -DTACTUS_FUZZ_SECONDS=$(FUZZ_SECONDS) > /dev/null
+	@cmake --build $(BUILD_FUZZ) -j$(JOBS) --target fuzz_targets
+	@cd $(BUILD_FUZZ) && ctest -L fuzz --output-on-failure -j$(JOBS)
+
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) out
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) out

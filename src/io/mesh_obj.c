@@ -33,7 +33,7 @@ static tc_result read_reals(obj_state* s, char* rest, int n, tc_real* out) {
 /// Converts a 1-based (or negative, relative) OBJ index to 0-based; -1 when out of range.
 static int resolve_index(long idx, int count) {
     if (idx > 0 && idx <= count) return (int)idx - 1;
-    if (idx < 0 && -idx <= count) return count + (int)idx;
+    if (idx < 0 && idx >= -(long)count) return count + (int)idx; // -LONG_MIN would overflow
     return -1;
 }
 

@@ -200,6 +200,7 @@ static tc_result read_face(ply_reader* r, const ply_element* e, tc_mesh_builder*
         double v = 0, n = 1;
         tc_result res = p->is_list ? read_scalar(r, p->count_type, &n) : TC_RESULT_OK;
         if (res) return res;
+        if (!(n >= 0 && n <= 1e6) || n != floor(n)) return fail(r, TC_RESULT_PARSE, "bad list length in property \"%s\"", p->name);
         bool indices = p->is_list && (strcmp(p->name, "vertex_indices") == 0 || strcmp(p->name, "vertex_index") == 0);
         if (indices && (n < 3 || n > 1000)) return fail(r, TC_RESULT_DEGENERATE, "a face needs 3 or more vertices%s", "");
         int first = -1, prev = -1;

@@ -5,6 +5,7 @@
 
 #include "tactus/world.h"
 #include "core/core.h"
+#include "world/name_index.h"
 
 #define TC_DEF_COOKIE 0x7AC705
 
@@ -85,6 +86,7 @@ struct tc_world {
     uint16_t serial;
     bool locked;
     TC_ARRAY(tc_body_slot) slots;
+    tc_name_index names; ///< body name -> slot
     int32_t free_head;
     int body_count;
     void* stores[TC_BODY_KIND_COUNT]; ///< each kind's store, created on its first body
