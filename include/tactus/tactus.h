@@ -9,6 +9,7 @@
 #include "tactus/world.h"
 #include "tactus/scene.h"
 #include "tactus/io.h"
+#include "tactus/checkpoint.h"
 #include "tactus/quasi.h"
 #include "tactus/points.h"
 #endif

@@ -195,7 +195,7 @@ tc_scene* tc_scene_load(const char* path, tc_error* error) { return tc_scene_loa
 
 tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* error) {
     tc_error local;
-    if (!error) error = &local; // the loader reads back the code it set
+    if (!error) error = &local;
     tc_error_clear(error);
     if (!path) {
         tc_error_set(error, TC_RESULT_INVALID_ARGUMENT, NULL, NULL, "scene path is NULL");
@@ -203,13 +203,25 @@ tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* er
     }
     char* text = read_text_file(path, error);
     if (!text) return NULL;
+    char* dir = dir_of(path);
+    tc_scene* s = tc_scene_load_text(text, path, dir, thread_count, error);
+    tc_free_string(dir);
+    free(text);
+    return s;
+}
+
+tc_scene* tc_scene_load_text(const char* text, const char* file, const char* dir, int thread_count, tc_error* error) {
+    tc_error local;
+    if (!error) error = &local; // the loader reads back the code it set
+    tc_error_clear(error);
     tc_scene* s = tc_calloc(1, sizeof *s);
-    s->file = tc_strdup(path);
-    s->dir = dir_of(path);
+    s->text = tc_strdup(text);
+    s->thread_count = thread_count;
+    s->file = tc_strdup(file);
+    s->dir = tc_strdup(dir);
     s->run = (tc_scene_run){5.0, 6};
     tc_scene_ctx ctx = {NULL, s, s->file, s->dir, {s->file, error}};
     cJSON* root = tc_json_parse(&ctx.json, text);
-    free(text);
     tc_result r = root ? parse_root(&ctx, root, thread_count) : TC_RESULT_PARSE;
     cJSON_Delete(root);
     if (r != TC_RESULT_OK) {
@@ -231,6 +243,7 @@ void tc_scene_destroy(tc_scene* scene) {
     }
     tc_array_free(&scene->events);
     tc_array_free(&scene->metrics);
+    tc_free_string(scene->text);
     tc_free_string(scene->file);
     tc_free_string(scene->dir);
     tc_free_string(scene->name);

@@ -105,3 +105,17 @@ tc_result tc_scene_apply_events(tc_scene* s, tc_error* error) {
     }
     return TC_RESULT_OK;
 }
+
+tc_result tc_scene_replay_removals(tc_scene* s, int64_t steps, tc_error* error) {
+    tc_real h = tc_world_get_def(s->world).time_step, t = 0;
+    for (int64_t k = 0; k < steps; ++k, t += h) { // the world's clock advances by += h as well
+        for (int i = 0; i < s->events.count; ++i) {
+            const tc_scene_event* e = &s->events.data[i];
+            if (e->action != TC_EVENT_REMOVE || !step_hits(t, h, e->time, 0)) continue;
+            tc_body_id id = tc_world_find_body(s->world, e->body);
+            if (tc_body_id_is_null(id) || tc_body_destroy(s->world, id) != TC_RESULT_OK)
+                return tc_error_set(error, TC_RESULT_PARSE, s->file, "events", "cannot replay the removal of \"%s\"", e->body);
+        }
+    }
+    return TC_RESULT_OK;
+}

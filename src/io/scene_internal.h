@@ -80,6 +80,12 @@ tc_result tc_scene_parse_events(tc_scene_ctx* ctx, const cJSON* events, const ch
 /// Applies every event due at the current world time; returns an error for a vanished body.
 tc_result tc_scene_apply_events(tc_scene* scene, tc_error* error);
 
+/// Removes the bodies the scene's "remove" events removed during the first `steps` steps, in
+/// the same order, so a rebuilt world's body table matches the original run's (checkpoints).
+tc_result tc_scene_replay_removals(tc_scene* scene, int64_t steps, tc_error* error);
+/// Builds a scene from JSON text; `file` and `dir` name it in errors and resolve mesh paths.
+tc_scene* tc_scene_load_text(const char* text, const char* file, const char* dir, int thread_count, tc_error* error);
+
 /// A requested named metric "name:arg".
 typedef struct tc_scene_metric {
     char* label;        ///< owned, as written in the scene ("box_penetration:box")
@@ -92,6 +98,8 @@ tc_metric_fn* tc_metric_find(const char* name);
 
 struct tc_scene {
     tc_world* world;
+    char* text;         ///< the JSON it was loaded from (checkpoints carry it)
+    int thread_count;   ///< the override it was loaded with, 0 = the scene's own
     char* file;
     char* dir;
     char* name;

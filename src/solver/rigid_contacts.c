@@ -28,3 +28,17 @@ void tc_rigid_contacts_body_removed(tc_rigid_store* s, int index, int moved_from
     (void)index;
     (void)moved_from;
 }
+
+// This pipeline keeps no state between steps yet: nothing to checkpoint.
+void tc_rigid_contacts_write_state(const tc_rigid_store* s, struct tc_state_writer* out) {
+    (void)s;
+    (void)out;
+}
+
+tc_result tc_rigid_contacts_read_state(tc_rigid_store* s, struct tc_state_reader* in, const char* file, tc_error* error) {
+    (void)s;
+    (void)in;
+    (void)file;
+    (void)error;
+    return TC_RESULT_OK;
+}

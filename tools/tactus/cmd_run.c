@@ -9,6 +9,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "io/strbuf.h"
+#include "run_state.h"
 #include "tactus/tactus.h"
 
 typedef struct run_options {
@@ -18,17 +19,23 @@ typedef struct run_options {
     const char* out; ///< NULL = out/<scene stem>
     int threads;     ///< 0 = scene value
     int every;       ///< 0 = scene default
+    int checkpoint_every;  ///< 0 = no checkpoints
+    const char* checkpoint; ///< NULL = DIR/checkpoint.tcck
     bool hash;
 } run_options;
 
 static void run_usage(FILE* f) {
-    fprintf(f, "usage: tactus run SCENE [--time T | --steps N] [--out DIR] [--threads N] [--every K] [--hash]\n\n"
+    fprintf(f, "usage: tactus run SCENE [--time T | --steps N] [--out DIR] [--threads N] [--every K] [--hash]\n"
+               "                 [--checkpoint-every N [--checkpoint FILE]]\n\n"
                "  --time T     simulated seconds (default: the scene's run.time)\n"
                "  --steps N    number of steps instead of --time\n"
                "  --out DIR    output directory (default: out/<scene name>)\n"
                "  --threads N  worker threads (default: the scene's world.threads)\n"
                "  --every K    write a frame every K steps (default: the scene's run.every)\n"
-               "  --hash       print the hash of the final state as 16 hex digits\n\n"
+               "  --hash       print the hash of the final state as 16 hex digits\n"
+               "  --checkpoint-every N  write the whole state every N steps (atomically; resume with\n"
+               "               tactus resume FILE)\n"
+               "  --checkpoint FILE     where (default DIR/checkpoint.tcck)\n\n"
                "Writes DIR/<scene>.pvd + DIR/frame_NNNNNN.vtp (ParaView) and DIR/metrics.csv.\n");
 }
 
@@ -46,6 +53,12 @@ static int parse_args(int argc, char** argv, run_options* o) {
         else if (strcmp(a, "--steps") == 0) ok = cli_parse_int(a, v, &o->steps), ++i;
         else if (strcmp(a, "--threads") == 0) ok = cli_parse_int(a, v, &o->threads), ++i;
         else if (strcmp(a, "--every") == 0) ok = cli_parse_int(a, v, &o->every), ++i;
+        else if (strcmp(a, "--checkpoint-every") == 0) ok = cli_parse_int(a, v, &o->checkpoint_every), ++i;
+        else if (strcmp(a, "--checkpoint") == 0) {
+            o->checkpoint = v, ++i;
+            ok = v != NULL;
+            if (!ok) fprintf(stderr, "tactus: --checkpoint expects a file\n");
+        }
         else if (strcmp(a, "--out") == 0) {
             o->out = v, ++i;
             ok = v != NULL;
@@ -77,16 +90,6 @@ static void scene_stem(const char* path, char* out, size_t n) {
     if (dot && dot != out) *dot = '\0';
 }
 
-typedef struct run_state {
-    tc_scene* scene;
-    char dir[1024];
-    char stem[256];
-    char** frames;
-    tc_real* times;
-    int frame_count, frame_capacity;
-    tc_strbuf csv;
-    bool tty;
-} run_state;
 
 static bool write_frame(run_state* s) {
     if (s->frame_count == s->frame_capacity) {
@@ -177,37 +180,57 @@ static void summary(const run_state* s, int64_t steps, double wall, double max_p
     printf("  output           %s/%s.pvd, %s/metrics.csv\n", s->dir, s->stem, s->dir);
 }
 
+static bool write_checkpoint(run_state* s) {
+    tc_state_writer blob = {0};
+    run_state_save(s, &blob);
+    tc_error e;
+    tc_result r = blob.failed ? TC_RESULT_OUT_OF_MEMORY
+                              : tc_scene_write_checkpoint(s->scene, s->checkpoint, blob.data, blob.size, &e);
+    tc_state_writer_free(&blob);
+    if (r) fprintf(stderr, "%stactus: checkpoint: %s\n", s->tty ? "\n" : "", r == TC_RESULT_OUT_OF_MEMORY ? "out of memory" : e.message);
+    return r == TC_RESULT_OK;
+}
+
+int run_loop(run_state* s, bool hash) {
+    tc_world* w = tc_scene_world(s->scene);
+    int status = 0;
+    struct timespec t0, t1;
+    timespec_get(&t0, TIME_UTC);
+    int64_t first = s->step;
+    while (status == 0 && s->step < s->total) {
+        tc_error e;
+        if (tc_scene_step(s->scene, &e) != TC_RESULT_OK) {
+            fprintf(stderr, "%stactus: step %lld: %s\n", s->tty ? "\n" : "", (long long)s->step, e.message);
+            status = 1;
+            break;
+        }
+        s->step++;
+        s->max_pen = fmax(s->max_pen, tc_world_get_stats(w).max_penetration);
+        csv_row(s);
+        if ((s->step % s->every == 0 || s->step == s->total) && !write_frame(s)) status = 1;
+        if (status == 0 && s->checkpoint_every > 0 && s->step % s->checkpoint_every == 0 && !write_checkpoint(s)) status = 1;
+        progress(s, s->step, s->total);
+    }
+    timespec_get(&t1, TIME_UTC);
+    if (!write_outputs(s)) status = 1;
+    summary(s, s->step - first, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), s->max_pen);
+    if (hash) printf("hash %016llx\n", (unsigned long long)tc_world_hash(w));
+    return status;
+}
+
 static int simulate(run_state* s, const run_options* o) {
     tc_world* w = tc_scene_world(s->scene);
     tc_scene_run run = tc_scene_run_settings(s->scene);
     tc_real dt = tc_world_get_def(w).time_step;
-    int64_t total = o->steps > 0 ? o->steps : (int64_t)llround((o->time > 0 ? o->time : run.time) / dt);
-    int every = o->every > 0 ? o->every : run.every;
+    s->total = o->steps > 0 ? o->steps : (int64_t)llround((o->time > 0 ? o->time : run.time) / dt);
+    s->every = o->every > 0 ? o->every : run.every;
+    s->checkpoint_every = o->checkpoint_every;
+    if (o->checkpoint) snprintf(s->checkpoint, sizeof s->checkpoint, "%s", o->checkpoint);
+    else snprintf(s->checkpoint, sizeof s->checkpoint, "%s/checkpoint.tcck", s->dir);
     csv_header(s);
     csv_row(s);
-    int status = write_frame(s) ? 0 : 1;
-    double max_pen = 0;
-    struct timespec t0, t1;
-    timespec_get(&t0, TIME_UTC);
-    int64_t step = 0;
-    while (status == 0 && step < total) {
-        tc_error e;
-        if (tc_scene_step(s->scene, &e) != TC_RESULT_OK) {
-            fprintf(stderr, "%stactus: step %lld: %s\n", s->tty ? "\n" : "", (long long)step, e.message);
-            status = 1;
-            break;
-        }
-        step++;
-        max_pen = fmax(max_pen, tc_world_get_stats(w).max_penetration);
-        csv_row(s);
-        if ((step % every == 0 || step == total) && !write_frame(s)) status = 1;
-        progress(s, step, total);
-    }
-    timespec_get(&t1, TIME_UTC);
-    if (!write_outputs(s)) status = 1;
-    summary(s, step, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), max_pen);
-    if (o->hash) printf("hash %016llx\n", (unsigned long long)tc_world_hash(w));
-    return status;
+    if (!write_frame(s)) return 1;
+    return run_loop(s, o->hash);
 }
 
 int tactus_cmd_run(int argc, char** argv) {
@@ -227,10 +250,6 @@ int tactus_cmd_run(int argc, char** argv) {
     else snprintf(s.dir, sizeof s.dir, "out/%s", s.stem);
     s.tty = isatty(fileno(stdout));
     int status = cli_make_dirs(s.dir) ? simulate(&s, &o) : 1;
-    for (int i = 0; i < s.frame_count; ++i) free(s.frames[i]);
-    free(s.frames);
-    free(s.times);
-    tc_strbuf_free(&s.csv);
-    tc_scene_destroy(s.scene);
+    run_state_free(&s);
     return status;
 }

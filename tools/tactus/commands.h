@@ -6,7 +6,8 @@
 #define TACTUS_COMMANDS(X)                                              \
     X(run, "run a scene headless; write VTK frames and metrics.csv")   \
     X(validate, "check a scene file without running it")              \
-    X(info, "print a scene's bodies by kind, masses and totals")
+    X(info, "print a scene's bodies by kind, masses and totals")      \
+    X(resume, "continue a run from a checkpoint (tactus run --checkpoint-every)")
 
 #define TACTUS_DECLARE_COMMAND_(name, summary) int tactus_cmd_##name(int argc, char** argv);
 TACTUS_COMMANDS(TACTUS_DECLARE_COMMAND_)

@@ -4,6 +4,8 @@
 
 void tc_rigid_remove_body(tc_world* w, int index);
 void tc_rigid_destroy_store(tc_world* w);
+void tc_rigid_write_state(const tc_world* w, struct tc_state_writer* out);
+tc_result tc_rigid_read_state(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* error);
 
 static tc_rigid_body* body(const tc_world* w, int index) { return &tc_rigid_store_of(w)->bodies.data[index]; }
 
@@ -131,6 +133,8 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .write_state = tc_rigid_write_state,
+    .read_state = tc_rigid_read_state,
 };
 
 tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) {
