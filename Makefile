@@ -15,13 +15,14 @@ else
   CMAKE_FLAGS += -DTACTUS_WARNINGS_AS_ERRORS=OFF
 endif
 
-.PHONY: demo test test-sanitize test-fuzz setup data build clean help
+.PHONY: demo test test-sanitize test-fuzz soak setup data build clean help
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
 	@echo "make test           install deps, fetch data, build, run the test suite (WERROR=1: warnings are errors)"
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
 	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
+	@echo "make soak           every scene at 10x its length under ASan + UBSan; no errors, no heap growth"
 	@echo "make clean          remove build trees and outputs"
 
 setup:
@@ -52,6 +53,12 @@ test-sanitize: data
 	  cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACTUS_SANITIZE=ON -DTACTUS_WARNINGS_AS_ERRORS=ON; fi
 	@cmake --build $(BUILD_ASAN) -j$(JOBS)
 	@cd $(BUILD_ASAN) && ctest --output-on-failure -j$(JOBS)
+
+soak: data
+	@if [ ! -f $(BUILD_ASAN)/CMakeCache.txt ]; then \
+	  cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACTUS_SANITIZE=ON -DTACTUS_WARNINGS_AS_ERRORS=ON; fi
+	@cmake --build $(BUILD_ASAN) -j$(JOBS)
+	@bash scripts/soak.sh $(BUILD_ASAN) 10
 
 # Seed corpora: tests/fuzz/corpus/<target>/; crashes land in $(BUILD_FUZZ)/tests/fuzz-artifacts/.
 test-fuzz: setup

@@ -19,6 +19,7 @@ typedef struct run_options {
     const char* out; ///< NULL = out/<scene stem>
     int threads;     ///< 0 = scene value
     int every;       ///< 0 = scene default
+    double time_scale;     ///< multiplies the scene's run.time (soak runs), 0 = 1
     int checkpoint_every;  ///< 0 = no checkpoints
     const char* checkpoint; ///< NULL = DIR/checkpoint.tcck
     bool hash;
@@ -29,6 +30,7 @@ static void run_usage(FILE* f) {
                "                 [--checkpoint-every N [--checkpoint FILE]]\n\n"
                "  --time T     simulated seconds (default: the scene's run.time)\n"
                "  --steps N    number of steps instead of --time\n"
+               "  --time-scale K  run K times the scene's run.time (soak tests)\n"
                "  --out DIR    output directory (default: out/<scene name>)\n"
                "  --threads N  worker threads (default: the scene's world.threads)\n"
                "  --every K    write a frame every K steps (default: the scene's run.every)\n"
@@ -53,6 +55,7 @@ static int parse_args(int argc, char** argv, run_options* o) {
         else if (strcmp(a, "--steps") == 0) ok = cli_parse_int(a, v, &o->steps), ++i;
         else if (strcmp(a, "--threads") == 0) ok = cli_parse_int(a, v, &o->threads), ++i;
         else if (strcmp(a, "--every") == 0) ok = cli_parse_int(a, v, &o->every), ++i;
+        else if (strcmp(a, "--time-scale") == 0) ok = cli_parse_real(a, v, &o->time_scale), ++i;
         else if (strcmp(a, "--checkpoint-every") == 0) ok = cli_parse_int(a, v, &o->checkpoint_every), ++i;
         else if (strcmp(a, "--checkpoint") == 0) {
             o->checkpoint = v, ++i;
@@ -74,8 +77,8 @@ static int parse_args(int argc, char** argv, run_options* o) {
         run_usage(stderr);
         return 2;
     }
-    if (o->time > 0 && o->steps > 0) {
-        fprintf(stderr, "tactus run: give --time or --steps, not both\n");
+    if ((o->time > 0) + (o->steps > 0) + (o->time_scale > 0) > 1) {
+        fprintf(stderr, "tactus run: give one of --time, --steps and --time-scale\n");
         return 2;
     }
     return -1;
@@ -166,6 +169,9 @@ static bool write_outputs(run_state* s) {
     return ok;
 }
 
+/// Library heap bytes less the metrics buffer this command grows on purpose.
+static int64_t world_heap(const run_state* s) { return tc_get_byte_count() - (int64_t)s->csv.capacity; }
+
 static void summary(const run_state* s, int64_t steps, double wall, double max_pen) {
     tc_world* w = tc_scene_world(s->scene);
     tc_world_stats st = tc_world_get_stats(w);
@@ -177,6 +183,8 @@ static void summary(const run_state* s, int64_t steps, double wall, double max_p
     printf("  contacts (last)  %d\n", st.contact_count);
     printf("  max penetration  %.6g m\n", max_pen);
     printf("  frames           %d\n", s->frame_count);
+    printf("  heap             %.3f MB live (%.3f MB at 10%% of the run)\n", 1e-6 * (double)world_heap(s),
+           1e-6 * (double)s->heap_early);
     printf("  output           %s/%s.pvd, %s/metrics.csv\n", s->dir, s->stem, s->dir);
 }
 
@@ -205,6 +213,7 @@ int run_loop(run_state* s, bool hash) {
             break;
         }
         s->step++;
+        if (s->step == first + (s->total - first) / 10) s->heap_early = world_heap(s);
         s->max_pen = fmax(s->max_pen, tc_world_get_stats(w).max_penetration);
         csv_row(s);
         if ((s->step % s->every == 0 || s->step == s->total) && !write_frame(s)) status = 1;
@@ -222,7 +231,8 @@ static int simulate(run_state* s, const run_options* o) {
     tc_world* w = tc_scene_world(s->scene);
     tc_scene_run run = tc_scene_run_settings(s->scene);
     tc_real dt = tc_world_get_def(w).time_step;
-    s->total = o->steps > 0 ? o->steps : (int64_t)llround((o->time > 0 ? o->time : run.time) / dt);
+    tc_real time = o->time > 0 ? o->time : run.time * (o->time_scale > 0 ? o->time_scale : 1);
+    s->total = o->steps > 0 ? o->steps : (int64_t)llround(time / dt);
     s->every = o->every > 0 ? o->every : run.every;
     s->checkpoint_every = o->checkpoint_every;
     if (o->checkpoint) snprintf(s->checkpoint, sizeof s->checkpoint, "%s", o->checkpoint);

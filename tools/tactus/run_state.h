@@ -23,6 +23,7 @@ typedef struct run_state {
     int64_t step, total;
     int every, checkpoint_every;
     double max_pen;
+    int64_t heap_early; ///< library heap bytes after the first tenth of the steps (soak check)
 } run_state;
 
 /// Steps from s->step to s->total writing frames, metrics rows and checkpoints, then the
