@@ -1,5 +1,6 @@
 // Named metrics a scene can ask for ("metrics": ["body_height:box"]): a built-in table that
 // other modules extend with one line, plus a small runtime registry (tc_metric_register).
+#include "solver/metrics_rigid.h"
 #include "io/scene_internal.h"
 
 #include <math.h>
@@ -32,7 +33,26 @@ typedef struct metric_entry {
 } metric_entry;
 
 /// Built-in metrics. Modules add theirs here, one line each.
+static tc_real metric_box_penetration(const tc_world* world, const tc_scene* scene, const char* arg) {
+    (void)scene;
+    return tc_metric_box_penetration(world, arg);
+}
+
+static tc_real metric_box_alignment(const tc_world* world, const tc_scene* scene, const char* arg) {
+    (void)scene;
+    return tc_metric_box_alignment(world, arg);
+}
+
+static tc_real metric_kinetic_energy(const tc_world* world, const tc_scene* scene, const char* arg) {
+    (void)scene;
+    (void)arg;
+    return tc_world_get_stats(world).kinetic_energy;
+}
+
 static const metric_entry builtin_metrics[] = {
+    {"box_penetration", metric_box_penetration},
+    {"box_alignment", metric_box_alignment},
+    {"kinetic_energy", metric_kinetic_energy},
     {"body_height", metric_body_height},
     {"body_speed", metric_body_speed},
     {"body_count", metric_body_count},

@@ -120,11 +120,17 @@ static tc_result gen_wall(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     if (!r) r = tc_json_bool(&ctx->json, g, path, "staggered", false, &staggered);
     tc_real dx = 2 * h.x + c.gap;
     for (int row = 0; row < rows && !r; ++row) {
-        tc_real shift = (staggered && (row & 1)) ? 0.5 * dx : 0;
-        for (int i = 0; i < cols && !r; ++i) {
-            tc_real x = (i - 0.5 * (cols - 1)) * dx + shift;
-            r = add_body(ctx, &c, path, box_shape(h), tc_v3_add(c.origin, tc_v3(x, 0, h.z + row * 2 * h.z)));
-        }
+        tc_real z = h.z + row * 2 * h.z;
+        bool odd = staggered && (row & 1) && cols > 1;
+        // running bond: odd courses sit over the joints below, with half bricks closing the ends
+        // so that no brick overhangs the course beneath it
+        tc_vec3 half = tc_v3(0.5 * h.x - 0.25 * c.gap, h.y, h.z);
+        tc_real end = 0.5 * cols * dx - 0.5 * c.gap - half.x;
+        if (odd) r = add_body(ctx, &c, path, box_shape(half), tc_v3_add(c.origin, tc_v3(-end, 0, z)));
+        int n = odd ? cols - 1 : cols;
+        for (int i = 0; i < n && !r; ++i)
+            r = add_body(ctx, &c, path, box_shape(h), tc_v3_add(c.origin, tc_v3((i - 0.5 * (n - 1)) * dx, 0, z)));
+        if (odd && !r) r = add_body(ctx, &c, path, box_shape(half), tc_v3_add(c.origin, tc_v3(end, 0, z)));
     }
     return r;
 }
@@ -163,7 +169,77 @@ static tc_result gen_grid(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     return r;
 }
 
-/// `count` convex hulls of `points` random points each, inside a box region, stacked in layers.
+/// Centres drawn at random in a box, kept 2 * radius apart (rejection with a cell grid) so
+/// the rocks start without overlaps; after 64 failed draws a rock takes the last one.
+typedef struct spaced_sampler {
+    tc_vec3 extent;
+    tc_real spacing;
+    int dims[3];
+    int* head;          ///< per cell: first centre index, -1 if none
+    int* next;          ///< per centre: next in its cell
+    tc_vec3* centers;
+    int count, capacity, cells;
+} spaced_sampler;
+
+static void sampler_init(spaced_sampler* s, tc_vec3 extent, tc_real spacing, int capacity) {
+    memset(s, 0, sizeof *s);
+    s->extent = extent;
+    s->spacing = spacing;
+    double cells = 1;
+    for (int k = 0; k < 3; ++k) {
+        s->dims[k] = (int)fmin(1e6, fmax(1, ceil(tc_v3_get(extent, k) / spacing)));
+        cells *= s->dims[k];
+    }
+    if (cells > 1e7) return; // too fine a grid: no spacing check
+    s->cells = (int)cells;
+    s->capacity = capacity;
+    s->head = tc_alloc((size_t)s->cells * sizeof(int));
+    s->next = tc_alloc((size_t)capacity * sizeof(int));
+    s->centers = tc_alloc((size_t)capacity * sizeof(tc_vec3));
+    if (!s->head || !s->next || !s->centers) s->cells = 0;
+    else memset(s->head, 0xff, (size_t)s->cells * sizeof(int));
+}
+
+static int cell_coord(const spaced_sampler* s, tc_vec3 p, int k) {
+    int c = (int)floor(tc_v3_get(p, k) / s->spacing);
+    return c < 0 ? 0 : (c >= s->dims[k] ? s->dims[k] - 1 : c);
+}
+
+static bool too_close(const spaced_sampler* s, tc_vec3 p) {
+    int c[3] = {cell_coord(s, p, 0), cell_coord(s, p, 1), cell_coord(s, p, 2)};
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                int x = c[0] + dx, y = c[1] + dy, z = c[2] + dz;
+                if (x < 0 || y < 0 || z < 0 || x >= s->dims[0] || y >= s->dims[1] || z >= s->dims[2]) continue;
+                for (int i = s->head[(z * s->dims[1] + y) * s->dims[0] + x]; i >= 0; i = s->next[i])
+                    if (tc_v3_dist(s->centers[i], p) < s->spacing) return true;
+            }
+    return false;
+}
+
+static tc_vec3 sampler_draw(spaced_sampler* s, tc_rng* rng) {
+    tc_vec3 p = tc_v3_zero();
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        p = tc_v3(s->extent.x * tc_rng_uniform(rng), s->extent.y * tc_rng_uniform(rng), s->extent.z * tc_rng_uniform(rng));
+        if (!s->cells || !too_close(s, p)) break;
+    }
+    if (s->cells && s->count < s->capacity) {
+        int cell = (cell_coord(s, p, 2) * s->dims[1] + cell_coord(s, p, 1)) * s->dims[0] + cell_coord(s, p, 0);
+        s->centers[s->count] = p;
+        s->next[s->count] = s->head[cell];
+        s->head[cell] = s->count++;
+    }
+    return p;
+}
+
+static void sampler_free(spaced_sampler* s) {
+    tc_free(s->head, (size_t)s->cells * sizeof(int));
+    tc_free(s->next, (size_t)s->capacity * sizeof(int));
+    tc_free(s->centers, (size_t)s->capacity * sizeof(tc_vec3));
+}
+
+/// `count` convex hulls of `points` random points each, at non-overlapping places in a box.
 static tc_result gen_random_hulls(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     static const char* const f[] = {"pattern", "name", "origin", "density", "friction", "restitution", "gap",
                                     "count", "points", "seed", "radius", "extent", NULL};
@@ -179,9 +255,13 @@ static tc_result gen_random_hulls(tc_scene_ctx* ctx, const cJSON* g, const char*
     if (!r) r = tc_json_int(j, g, path, "seed", false, 0, 2147483647, &seed);
     if (!r) r = tc_json_real(j, g, path, "radius", false, TC_JSON_POSITIVE, &radius);
     if (!r) r = tc_json_vec3(j, g, path, "extent", false, &extent);
+    if (!r && (extent.x < 0 || extent.y < 0 || extent.z < 0))
+        r = tc_json_fail(j, TC_RESULT_OUT_OF_RANGE, path, "extent", "every component must be >= 0");
     if (r) return r;
     tc_rng rng = {(uint64_t)seed * 0x2545F4914F6CDD1Dull + 1};
     tc_vec3* pts = tc_alloc((size_t)npts * sizeof *pts);
+    spaced_sampler sampler;
+    sampler_init(&sampler, extent, 2 * radius, count);
     for (int b = 0; b < count && !r; ++b) {
         for (int i = 0; i < npts; ++i) {
             // Uniform direction, radius in [0.5, 1] * radius: a roughly round rock.
@@ -189,13 +269,13 @@ static tc_result gen_random_hulls(tc_scene_ctx* ctx, const cJSON* g, const char*
             tc_real s = sqrt(fmax(0.0, 1 - u * u)), rr = radius * (0.5 + 0.5 * tc_rng_uniform(&rng));
             pts[i] = tc_v3(rr * s * cos(phi), rr * s * sin(phi), rr * u);
         }
-        tc_vec3 p = tc_v3(extent.x * tc_rng_uniform(&rng), extent.y * tc_rng_uniform(&rng),
-                          extent.z * tc_rng_uniform(&rng));
+        tc_vec3 p = sampler_draw(&sampler, &rng);
         tc_shape_def s = tc_shape_def_default(TC_SHAPE_HULL);
         s.points = pts;
         s.point_count = npts;
         r = add_body(ctx, &c, path, s, tc_v3_add(c.origin, p));
     }
+    sampler_free(&sampler);
     tc_free(pts, (size_t)npts * sizeof *pts);
     return r;
 }

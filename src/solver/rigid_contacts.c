@@ -35,6 +35,14 @@ static int compare_sweep(const void* a, const void* b) {
     return x->index - y->index;
 }
 
+// How far a body can travel this step (m): contacts are speculative within that distance, so
+// fast bodies are stopped at the surface instead of tunnelling or landing deep inside.
+static tc_real reach(const tc_rigid_body* b, tc_real dt) {
+    if (!tc_rigid_is_dynamic(b) || !b->awake) return 0;
+    tc_real radius = 0.5 * tc_v3_len(tc_v3_sub(b->aabb.hi, b->aabb.lo));
+    return dt * (tc_v3_len(b->v) + tc_v3_len(b->w) * radius);
+}
+
 static bool wants_pair(const tc_rigid_body* a, const tc_rigid_body* b) {
     if (a->kind == TC_BODY_QUASI || b->kind == TC_BODY_QUASI) return false; // their own LCP (seed 002)
     bool a_moves = tc_rigid_is_dynamic(a) && a->awake, b_moves = tc_rigid_is_dynamic(b) && b->awake;
@@ -46,19 +54,22 @@ static int compare_pairs(const void* a, const void* b) {
     return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
 }
 
-static void broadphase(tc_rigid_store* s, tc_solver* sv) {
+static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
     int n = s->bodies.count;
     tc_array_clear(&sv->body_pairs);
     sweep_item* items = tc_alloc((size_t)(n ? n : 1) * sizeof *items);
     if (!items) return;
-    for (int i = 0; i < n; ++i) items[i] = (sweep_item){s->bodies.data[i].aabb.lo.x - TC_AABB_MARGIN, i};
+    for (int i = 0; i < n; ++i) {
+        const tc_rigid_body* b = &s->bodies.data[i];
+        items[i] = (sweep_item){b->aabb.lo.x - TC_AABB_MARGIN - reach(b, dt), i};
+    }
     qsort(items, (size_t)n, sizeof *items, compare_sweep);
     for (int i = 0; i < n; ++i) {
         const tc_rigid_body* a = &s->bodies.data[items[i].index];
-        tc_aabb box_a = tc_aabb_inflate(a->aabb, TC_AABB_MARGIN);
+        tc_aabb box_a = tc_aabb_inflate(a->aabb, TC_AABB_MARGIN + reach(a, dt));
         for (int j = i + 1; j < n && items[j].lo <= box_a.hi.x; ++j) {
             const tc_rigid_body* b = &s->bodies.data[items[j].index];
-            if (!wants_pair(a, b) || !tc_aabb_overlap(box_a, tc_aabb_inflate(b->aabb, TC_AABB_MARGIN))) continue;
+            if (!wants_pair(a, b) || !tc_aabb_overlap(box_a, tc_aabb_inflate(b->aabb, TC_AABB_MARGIN + reach(b, dt)))) continue;
             int lo = items[i].index < items[j].index ? items[i].index : items[j].index;
             int hi = items[i].index ^ items[j].index ^ lo;
             tc_array_push(&sv->body_pairs, lo);
@@ -87,18 +98,23 @@ static int compare_keys(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, const tc_pair_manifold* old, int old_count) {
+static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, const tc_pair_manifold* old, int old_count, tc_real dt) {
     const tc_rigid_body *A = &s->bodies.data[ia], *B = &s->bodies.data[ib];
+    // the baseline runs when either body asks for it (static bodies keep the default)
+    tc_contact_method method = A->contact_method == TC_CONTACT_TRACKING || B->contact_method == TC_CONTACT_TRACKING
+                                   ? TC_CONTACT_TRACKING
+                                   : TC_CONTACT_GAUSS_MAP;
+    tc_real margin = sv->margin + reach(A, dt) + reach(B, dt);
     for (int i = 0; i < A->shape_count; ++i)
         for (int j = 0; j < B->shape_count; ++j) {
             tc_aabb ba = tc_shape_aabb(&A->shapes[i], A->pose), bb = tc_shape_aabb(&B->shapes[j], B->pose);
-            if (!tc_aabb_overlap(tc_aabb_inflate(ba, sv->margin), bb)) continue;
+            if (!tc_aabb_overlap(tc_aabb_inflate(ba, margin), bb)) continue;
             tc_pair_manifold pm;
             memset(&pm, 0, sizeof pm);
             pm.key = tc_pair_key(A->slot, i, B->slot, j);
             const tc_pair_manifold* prev = sv->cache_invalid ? NULL : find_previous(old, old_count, pm.key);
-            if (!tc_collide(&A->shapes[i], A->pose, &B->shapes[j], B->pose, B->contact_method == A->contact_method ? A->contact_method : TC_CONTACT_GAUSS_MAP,
-                            sv->margin, prev ? &prev->m : NULL, &pm.m))
+            if (!tc_collide(&A->shapes[i], A->pose, &B->shapes[j], B->pose, method,
+                            margin, prev ? &prev->m : NULL, &pm.m))
                 continue;
             pm.body_a = ia, pm.body_b = ib, pm.shape_a = i, pm.shape_b = j;
             pm.friction = sqrt(A->material.friction * B->material.friction);
@@ -124,11 +140,11 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
     }
     tc_solver* sv = solver_of(s);
     if (!sv) return;
-    broadphase(s, sv);
+    broadphase(s, sv, dt);
     tc_pair_manifold* old = sv->pairs.data;
     int old_count = sv->pairs.count, old_capacity = sv->pairs.capacity;
     sv->pairs.data = NULL, sv->pairs.count = sv->pairs.capacity = 0;
-    for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count);
+    for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt);
     tc_free(old, (size_t)old_capacity * sizeof *old);
     qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
     sv->cache_invalid = false;

@@ -285,15 +285,16 @@ static void test_generators_deterministic(void** state) {
     if (!s1) fail_msg("%s", e.message);
     tc_scene* s2 = tc_scene_load(path, &e);
     tc_world* w = tc_scene_world(s1);
-    assert_int_equal(tc_world_get_body_count(w), 1 + 10 + 6 + 8); // pyramid of base 4 has 4+3+2+1 boxes
+    assert_int_equal(tc_world_get_body_count(w), 1 + 10 + 7 + 8); // pyramid 4+3+2+1, wall 3 + (2 + 2 halves)
     assert_true(tc_body_is_valid(w, tc_world_find_body(w, "pyramid_9")));
     assert_true(tc_body_is_valid(w, tc_world_find_body(w, "brick_5")));
     assert_true(tc_body_is_valid(w, tc_world_find_body(w, "grid_7")));
     // Pyramid top sits at z = 7 * half height, centred in x; bottom row centred.
     assert_vec3_near(tc_body_get_pose(w, tc_world_find_body(w, "pyramid_9")).p, tc_v3(0, 0, 3.5), 1e-12);
     assert_vec3_near(tc_body_get_pose(w, tc_world_find_body(w, "pyramid_0")).p, tc_v3(-1.5, 0, 0.5), 1e-12);
-    // Staggered wall: second row shifted by half a brick.
-    assert_vec3_near(tc_body_get_pose(w, tc_world_find_body(w, "brick_3")).p, tc_v3(-0.5, 5, 1.5), 1e-12);
+    // Running bond: the second row starts with a half brick, then full bricks over the joints.
+    assert_vec3_near(tc_body_get_pose(w, tc_world_find_body(w, "brick_3")).p, tc_v3(-1.25, 5, 1.5), 1e-12);
+    assert_vec3_near(tc_body_get_pose(w, tc_world_find_body(w, "brick_4")).p, tc_v3(-0.5, 5, 1.5), 1e-12);
     assert_int_equal(tc_world_hash(w), tc_world_hash(tc_scene_world(s2)));
     tc_scene_destroy(s1);
     tc_scene_destroy(s2);
