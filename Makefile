@@ -15,7 +15,7 @@ else
   CMAKE_FLAGS += -DTACTUS_WARNINGS_AS_ERRORS=OFF
 endif
 
-.PHONY: demo test test-sanitize test-fuzz soak setup data build clean help
+.PHONY: demo test test-sanitize test-fuzz soak box-drop-plot setup data build clean help
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
@@ -23,6 +23,7 @@ help:
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
 	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
 	@echo "make soak           every scene at 10x its length under ASan + UBSan; no errors, no heap growth"
+	@echo "make box-drop-plot  seed 004 figure 9: box_drop with both contact methods, plotted to out/box_drop/box_drop.png"
 	@echo "make clean          remove build trees and outputs"
 
 setup:
@@ -53,6 +54,9 @@ test-sanitize: data
 	  cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTACTUS_SANITIZE=ON -DTACTUS_WARNINGS_AS_ERRORS=ON; fi
 	@cmake --build $(BUILD_ASAN) -j$(JOBS)
 	@cd $(BUILD_ASAN) && ctest --output-on-failure -j$(JOBS)
+
+box-drop-plot: build
+	@bash scripts/plot_box_drop.sh $(BUILD) out/box_drop
 
 soak: data
 	@if [ ! -f $(BUILD_ASAN)/CMakeCache.txt ]; then \

@@ -92,29 +92,44 @@ typedef struct convex_contact {
     bool touching;
 } convex_contact;
 
-static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous) {
+static convex_contact from_gjk(const tc_gjk_result* r) {
+    convex_contact c = {r->normal, r->distance, r->point_a, true};
+    return c;
+}
+
+static convex_contact from_growth(const placed* A, const placed* B, const tc_growth_result* g, tc_vec3 hint) {
     convex_contact c = {0};
-    tc_gjk_result r = tc_gjk_distance(&A->convex, &B->convex);
-    if (r.distance > margin) return c;
     c.touching = true;
-    if (!r.cores_overlap) { // separated, or spheres overlapping only by their radii
-        c.normal = r.normal;
-        c.separation = r.distance;
-        c.on_a = r.point_a;
-        return c;
-    }
-    tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
-    tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
-    if (!g.ok) { // numerically stuck: push apart along the centres
+    if (!g->ok) { // numerically stuck: push apart along the centres
         c.normal = tc_v3_normalize(tc_v3_len2(hint) > 0 ? hint : tc_v3(0, 0, 1));
         c.separation = -(A->convex.radius + B->convex.radius);
         c.on_a = A->convex.center;
         return c;
     }
-    c.normal = g.normal;
-    c.separation = -g.depth;
-    c.on_a = tc_v3_madd(g.point, 0.5 * g.depth, g.normal);
+    c.normal = g->normal;
+    c.separation = -g->depth;
+    c.on_a = tc_v3_madd(g->point, 0.5 * g->depth, g->normal);
     return c;
+}
+
+// Polytope pairs start with the growth distance: overlapping pairs need nothing else, and for
+// separated ones -h_D(n) is a lower bound on the distance, so far pairs stop there too. Only
+// pairs separated by less than the margin pay for GJK's closest points (their normal).
+// Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes.
+static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous) {
+    convex_contact none = {0};
+    tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
+    bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
+    if (!rounded) {
+        tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
+        if (g.ok && g.alpha < 1) return from_growth(A, B, &g, hint);
+        if (g.ok && -g.depth > margin) return none;
+    }
+    tc_gjk_result r = tc_gjk_distance(&A->convex, &B->convex);
+    if (r.distance > margin) return none;
+    if (!r.cores_overlap) return from_gjk(&r);
+    tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
+    return from_growth(A, B, &g, hint);
 }
 
 static void shape_feature(const placed* p, tc_vec3 u, tc_feature* f) {

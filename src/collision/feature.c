@@ -23,6 +23,19 @@ static void emit_vertices(const tc_hull* h, tc_transform pose, const int* ids, i
     }
 }
 
+// The tolerance is nearly always the same: remember its sine and cosine.
+static tc_real cos_of(tc_real a) {
+    static _Thread_local tc_real last = -1, value = 1;
+    if (a != last) last = a, value = cos(a);
+    return value;
+}
+
+static tc_real sin_of(tc_real a) {
+    static _Thread_local tc_real last = -1, value = 0;
+    if (a != last) last = a, value = sin(a);
+    return value;
+}
+
 void tc_hull_feature(const tc_hull* h, tc_transform pose, tc_vec3 u, tc_real tolerance, tc_feature* out) {
     memset(out, 0, sizeof *out);
     tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
@@ -35,12 +48,12 @@ void tc_hull_feature(const tc_hull* h, tc_transform pose, tc_vec3 u, tc_real tol
         if (c > best_cos) best_cos = c, best_face = f;
     }
     bool face_fits = h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
-    if (best_cos >= cos(tolerance) && face_fits) {
+    if (best_cos >= cos_of(tolerance) && face_fits) {
         emit_face(h, pose, best_face, out);
         return;
     }
     int best_edge_end = -1;
-    tc_real best_drop = sin(tolerance);
+    tc_real best_drop = sin_of(tolerance);
     for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
         int e = h->vert_edges[k];
         int w = h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e];

@@ -199,39 +199,29 @@ tc_gjk_result tc_gjk_distance(const tc_convex* A, const tc_convex* B) {
 
 bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real* lambda_out, tc_vec3* normal,
                      tc_vec3* a_star, tc_vec3* b_star) {
-    simplex s = {0}; // here w_i holds the support points p_i of D, not x - p_i
+    // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
+    simplex s = {0};
     tc_real lambda = 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
-    tc_real scale = tc_v3_len2(v) + 1e-30;
-    for (int it = 0; it < 64 && tc_v3_len2(v) > 1e-14 * scale; ++it) {
+    tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
+    for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
         tc_vec3 a = tc_convex_support(A, v, true), b = tc_convex_support(B, tc_v3_neg(v), true);
         tc_vec3 p = tc_v3_sub(a, b), w = tc_v3_sub(x, p);
         tc_real vw = tc_v3_dot(v, w);
         if (vw > 0) {
             tc_real vr = tc_v3_dot(v, ray);
             if (vr >= 0) return false;
-            lambda -= vw / vr;
+            tc_real step = -vw / vr;
+            lambda += step;
             x = tc_v3_madd(q, lambda, ray);
             n = v;
+            for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
+            w = tc_v3_sub(x, p);
         }
-        if (s.n == 4) return false; // x is inside D; callers start outside, so treat as a miss
-        s.w[s.n] = p, s.a[s.n] = a, s.b[s.n] = b, s.n++;
-        simplex shifted = s;
-        for (int i = 0; i < s.n; ++i) shifted.w[i] = tc_v3_sub(x, s.w[i]);
-        tc_vec3 nv;
-        if (solve_simplex(&shifted, &nv)) break; // x on the surface within round-off
-        // keep the surviving p_i in the order solve_simplex compacted them
-        simplex kept = {0};
-        for (int i = 0; i < shifted.n; ++i) {
-            kept.w[i] = tc_v3_sub(x, shifted.w[i]);
-            kept.a[i] = shifted.a[i];
-            kept.b[i] = shifted.b[i];
-            kept.lambda[i] = shifted.lambda[i];
-        }
-        kept.n = shifted.n;
-        s = kept;
-        v = nv;
+        if (already_in(&s, w, 1e-24 * scale)) break; // no progress possible: converged
+        s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
+        if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
     tc_real nl = tc_v3_len(n);
     if (!(nl > 0)) return false; // started inside

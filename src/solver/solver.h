@@ -30,6 +30,8 @@ typedef struct tc_contact_row {
     tc_real ln, lt1, lt2;   ///< accumulated impulses, N s
     tc_real lp;             ///< split impulse: pseudo impulse
     tc_real max_ln;
+    tc_real inv_ma, inv_mb;    ///< 1/kg
+    tc_vec3 wa[3], wb[3];      ///< I^-1 (r x u) for u = n, t1, t2: the angular velocity per unit impulse
     bool static_contact;    ///< against a static body: stiffer soft contact
 } tc_contact_row;
 
@@ -38,6 +40,7 @@ typedef struct tc_solver {
     TC_ARRAY(tc_contact_row) rows;
     TC_ARRAY(int) body_pairs;          ///< broadphase output, 2 store indices per pair
     TC_ARRAY(tc_vec3) pseudo;          ///< split impulse: (v, w) pseudo velocities, 2 per body
+    TC_ARRAY(tc_vec3) delta;           ///< per body: displacement and rotation vector since the step began
     TC_ARRAY(int) island;              ///< union-find parent per body (sleeping)
     TC_ARRAY(tc_real) island_sleep;    ///< min sleep time per island root
     bool cache_invalid;                ///< a body was removed: no warm start from old slots
