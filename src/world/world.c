@@ -274,6 +274,13 @@ void tc_world_draw(const tc_world* w, const tc_debug_draw* draw) {
         const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
         if (b->alive && ops && ops->draw) ops->draw(w, b->index, draw);
     }
+    if (draw->draw_penetration && draw->draw_line) { // depth vectors, magnified 10x to be seen
+        tc_color magenta = {1, 0.2f, 1, 1};
+        for (int i = 0; i < w->contacts.count; ++i) {
+            const tc_contact* c = &w->contacts.data[i];
+            if (c->separation < 0) draw->draw_line(c->point, tc_v3_madd(c->point, 10 * c->separation, c->normal), magenta, draw->context);
+        }
+    }
     if (draw->draw_contacts && draw->draw_line) {
         tc_color red = {1, 0.2f, 0.2f, 1}, yellow = {1, 1, 0.2f, 1};
         for (int i = 0; i < w->contacts.count; ++i) {
