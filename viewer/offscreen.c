@@ -73,6 +73,7 @@ void tc_offscreen_destroy(tc_offscreen* o) {
     if (!o) return;
     if (o->ctx) o->destroy(o->ctx);
     free(o->pixels);
-    dlclose(o->lib);
+    // OSMesa stays loaded: Mesa keeps process-lifetime state, and unloading it would hide where
+    // that memory came from from the leak checker's suppressions
     free(o);
 }

@@ -12,4 +12,5 @@
 #include "tactus/checkpoint.h"
 #include "tactus/quasi.h"
 #include "tactus/points.h"
+#include "tactus/springs.h"
 #endif

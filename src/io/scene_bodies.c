@@ -8,6 +8,7 @@
 const tc_scene_body_parser tc_scene_body_parsers[] = {
     {"static", tc_scene_parse_static},
     {"rigid", tc_scene_parse_rigid},
+    {"springs", tc_scene_parse_springs},
     {NULL, NULL},
 };
 

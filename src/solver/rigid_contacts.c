@@ -77,7 +77,7 @@ static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
         }
     }
     tc_free(items, (size_t)(n ? n : 1) * sizeof *items);
-    qsort(sv->body_pairs.data, (size_t)sv->body_pairs.count / 2, 2 * sizeof(int), compare_pairs);
+    if (sv->body_pairs.count) qsort(sv->body_pairs.data, (size_t)sv->body_pairs.count / 2, 2 * sizeof(int), compare_pairs);
 }
 
 // ---- narrowphase with persistent manifolds ----------------------------------------------------
@@ -146,7 +146,7 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
     sv->pairs.data = NULL, sv->pairs.count = sv->pairs.capacity = 0;
     for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt);
     tc_free(old, (size_t)old_capacity * sizeof *old);
-    qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
+    if (sv->pairs.count) qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
     sv->cache_invalid = false;
     wake_touched(s, sv);
     tc_solver_prepare(w, s, sv, dt);
