@@ -204,6 +204,23 @@ tc_scene* tc_scene_load_threads(const char* path, int thread_count, tc_error* er
     char* text = read_text_file(path, error);
     if (!text) return NULL;
     char* dir = dir_of(path);
+    size_t len = strlen(path);
+    if (len > 8 && strcmp(path + len - 8, ".springs") == 0) { // the seed-003 text format
+        char* json = tc_springs_text_to_json(text, path, error);
+        free(text);
+        if (!json) {
+            tc_free_string(dir);
+            return NULL;
+        }
+        text = malloc(strlen(json) + 1);
+        if (text) memcpy(text, json, strlen(json) + 1);
+        tc_free_string(json);
+        if (!text) {
+            tc_free_string(dir);
+            tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, path, NULL, "out of memory");
+            return NULL;
+        }
+    }
     tc_scene* s = tc_scene_load_text(text, path, dir, thread_count, error);
     tc_free_string(dir);
     free(text);

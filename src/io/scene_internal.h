@@ -84,6 +84,9 @@ tc_result tc_scene_apply_events(tc_scene* scene, tc_error* error);
 /// Removes the bodies the scene's "remove" events removed during the first `steps` steps, in
 /// the same order, so a rebuilt world's body table matches the original run's (checkpoints).
 tc_result tc_scene_replay_removals(tc_scene* scene, int64_t steps, tc_error* error);
+/// Translates a seed-003 text scene (docs/springs-scene-text.md) to JSON (tc_free_string it);
+/// NULL with "file: line N: problem" on error.
+char* tc_springs_text_to_json(const char* text, const char* file, tc_error* error);
 /// Builds a scene from JSON text; `file` and `dir` name it in errors and resolve mesh paths.
 tc_scene* tc_scene_load_text(const char* text, const char* file, const char* dir, int thread_count, tc_error* error);
 
