@@ -203,6 +203,11 @@ tc_real tc_hull_plane_distance(const tc_hull* h, tc_vec3 p, tc_vec3* normal) {
     return best;
 }
 
+// Hulls live between these sizes (docs/reliability.md): qhull's arithmetic and the contact
+// tolerances are relative, but absurd magnitudes overflow or vanish in its normalisation.
+#define TC_HULL_MAX_COORD 1e6
+#define TC_HULL_MIN_SIZE 1e-7
+
 // ---- qhull -------------------------------------------------------------------------------------
 
 static tc_result check_points(const tc_vec3* p, int n, const char* path, tc_error* error) {
@@ -212,10 +217,14 @@ static tc_result check_points(const tc_vec3* p, int n, const char* path, tc_erro
     for (int i = 0; i < n; ++i) {
         if (!tc_v3_is_finite(p[i]))
             return tc_error_set(error, TC_RESULT_NOT_FINITE, NULL, path, "point %d is not finite", i);
+        if (fabs(p[i].x) > TC_HULL_MAX_COORD || fabs(p[i].y) > TC_HULL_MAX_COORD || fabs(p[i].z) > TC_HULL_MAX_COORD)
+            return tc_error_set(error, TC_RESULT_OUT_OF_RANGE, NULL, path, "point %d lies beyond %g m of the body origin", i, TC_HULL_MAX_COORD);
         box = tc_aabb_add_point(box, p[i]);
     }
     tc_real size = tc_v3_len(tc_v3_sub(box.hi, box.lo));
     if (!(size > 0)) return tc_error_set(error, TC_RESULT_DEGENERATE, NULL, path, "all %d points coincide", n);
+    if (size < TC_HULL_MIN_SIZE)
+        return tc_error_set(error, TC_RESULT_DEGENERATE, NULL, path, "the points span %g m: below the %g m a hull needs", size, TC_HULL_MIN_SIZE);
     return TC_RESULT_OK;
 }
 
