@@ -1,6 +1,7 @@
 // Named metrics a scene can ask for ("metrics": ["body_height:box"]): a built-in table that
 // other modules extend with one line, plus a small runtime registry (tc_metric_register).
 #include "solver/metrics_rigid.h"
+#include "tactus/quasi.h"
 #include "io/scene_internal.h"
 
 #include <math.h>
@@ -49,7 +50,16 @@ static tc_real metric_kinetic_energy(const tc_world* world, const tc_scene* scen
     return tc_world_get_stats(world).kinetic_energy;
 }
 
+static tc_real metric_quasi_force_z(const tc_world* world, const tc_scene* scene, const char* arg) {
+    (void)scene;
+    tc_vec3 f = tc_v3_zero();
+    tc_body_id id = tc_world_find_body(world, arg);
+    if (tc_body_get_kind(world, id) == TC_BODY_QUASI) tc_quasi_body_get_contact_wrench(world, id, &f, NULL);
+    return f.z;
+}
+
 static const metric_entry builtin_metrics[] = {
+    {"quasi_force_z", metric_quasi_force_z},
     {"box_penetration", metric_box_penetration},
     {"box_alignment", metric_box_alignment},
     {"kinetic_energy", metric_kinetic_energy},

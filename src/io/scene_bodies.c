@@ -9,6 +9,8 @@ const tc_scene_body_parser tc_scene_body_parsers[] = {
     {"static", tc_scene_parse_static},
     {"rigid", tc_scene_parse_rigid},
     {"springs", tc_scene_parse_springs},
+    {"quasi", tc_scene_parse_quasi},
+    {"points", tc_scene_parse_points},
     {NULL, NULL},
 };
 

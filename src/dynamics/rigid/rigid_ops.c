@@ -159,7 +159,7 @@ tc_result tc_body_set_pose(tc_world* w, tc_body_id id, tc_transform p) {
 tc_result tc_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v, tc_vec3 av) {
     tc_body_slot* s = tc_world_resolve(w, id);
     if (!s) return TC_RESULT_STALE_ID;
-    if (s->kind != TC_BODY_RIGID) return TC_RESULT_UNSUPPORTED;
+    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
     if (!tc_v3_is_finite(v) || !tc_v3_is_finite(av)) return TC_RESULT_NOT_FINITE;
     tc_rigid_body* b = body(w, s->index);
     b->v = v;
@@ -173,7 +173,7 @@ tc_result tc_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f, tc_vec3 p) 
     tc_body_slot* s = tc_world_resolve(w, id);
     if (!s) return TC_RESULT_STALE_ID;
     if (!tc_v3_is_finite(f) || !tc_v3_is_finite(p)) return TC_RESULT_NOT_FINITE;
-    if (s->kind != TC_BODY_RIGID) return TC_RESULT_UNSUPPORTED;
+    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
     tc_rigid_body* b = body(w, s->index);
     b->user_force = tc_v3_add(b->user_force, f);
     b->user_torque = tc_v3_add(b->user_torque, tc_v3_cross(tc_v3_sub(p, b->com), f));
