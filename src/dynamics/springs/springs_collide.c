@@ -43,7 +43,19 @@ bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c
 
 typedef TC_ARRAY(int) int_list;
 
+/// A uniform grid over the overlap region: cell -> B's triangles whose boxes touch it, so each
+/// edge of A is tested only against the triangles in the cells its box covers.
+typedef struct tri_grid {
+    tc_aabb box;
+    tc_real cell;
+    int dims[3];
+    int_list start;       ///< per cell + 1: offsets into items
+    int_list items;       ///< triangle indices (positions in pair_work.tris)
+    int_list stamp;       ///< per candidate: the edge that last saw it (dedupe)
+} tri_grid;
+
 typedef struct pair_work {
+    tri_grid grid;
     int_list tris;        ///< triangles of B near the overlap
     int_list cut_edges;   ///< spring indices of A's edges that cross B
     int_list inside;      ///< A's vertices inside B
@@ -74,14 +86,73 @@ static void seed(pair_work* pw, int v) {
     tc_array_push(&pw->queue, v);
 }
 
+static void cell_range(const tri_grid* g, tc_aabb b, int lo[3], int hi[3]) {
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(g->box.lo, k);
+        lo[k] = (int)floor((tc_v3_get(b.lo, k) - o) / g->cell), hi[k] = (int)floor((tc_v3_get(b.hi, k) - o) / g->cell);
+        lo[k] = lo[k] < 0 ? 0 : (lo[k] >= g->dims[k] ? g->dims[k] - 1 : lo[k]);
+        hi[k] = hi[k] < 0 ? 0 : (hi[k] >= g->dims[k] ? g->dims[k] - 1 : hi[k]);
+    }
+}
+
+#define FOR_CELLS(g, lo, hi, c)                                       \
+    for (int z_ = lo[2]; z_ <= hi[2]; ++z_)                           \
+        for (int y_ = lo[1]; y_ <= hi[1]; ++y_)                       \
+            for (int x_ = lo[0], c = (z_ * (g)->dims[1] + y_) * (g)->dims[0] + lo[0]; x_ <= hi[0]; ++x_, ++c)
+
+// Counting sort of the triangles into cells: two passes, no per-cell allocation.
+static bool build_grid(pair_work* pw, const tc_springs_body* B, tc_aabb region) {
+    tri_grid* g = &pw->grid;
+    tc_real mean = 0;
+    for (int e = 0; e < B->edge_count; ++e) mean += B->springs.data[e].rest;
+    mean /= B->edge_count > 0 ? B->edge_count : 1;
+    tc_vec3 ext = tc_v3_sub(region.hi, region.lo);
+    g->box = region;
+    g->cell = fmax(mean, fmax(ext.x, fmax(ext.y, ext.z)) / 32 + 1e-9);
+    int cells = 1;
+    for (int k = 0; k < 3; ++k) g->dims[k] = 1 + (int)(tc_v3_get(ext, k) / g->cell), cells *= g->dims[k];
+    if (!tc_array_reserve(&g->start, cells + 1)) return false;
+    g->start.count = cells + 1;
+    memset(g->start.data, 0, (size_t)(cells + 1) * sizeof(int));
+    int lo[3], hi[3];
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < pw->tris.count; ++k) {
+            cell_range(g, tri_box(B, pw->tris.data[k]), lo, hi);
+            FOR_CELLS(g, lo, hi, c) {
+                if (pass == 0) g->start.data[c + 1]++;
+                else g->items.data[g->start.data[c]++] = k;
+            }
+        }
+        if (pass == 0) {
+            for (int c = 0; c < cells; ++c) g->start.data[c + 1] += g->start.data[c];
+            if (!tc_array_reserve(&g->items, g->start.data[cells])) return false;
+            g->items.count = g->start.data[cells];
+        }
+    }
+    for (int c = cells; c > 0; --c) g->start.data[c] = g->start.data[c - 1]; // the fill advanced each start by its count
+    g->start.data[0] = 0;
+    if (!tc_array_reserve(&g->stamp, pw->tris.count)) return false;
+    g->stamp.count = pw->tris.count;
+    for (int k = 0; k < pw->tris.count; ++k) g->stamp.data[k] = -1;
+    return true;
+}
+
 // Edges of A against B's nearby triangles: cut edges, seeds on their inner side, direction.
 static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B, tc_aabb region) {
+    if (!build_grid(pw, B, region)) return;
+    tri_grid* g = &pw->grid;
     for (int e = 0; e < A->edge_count; ++e) {
         const tc_spring* s = &A->springs.data[e];
         tc_aabb eb = tc_aabb_add_point(tc_aabb_add_point(tc_aabb_empty(), A->x[s->i]), A->x[s->j]);
         if (!tc_aabb_overlap(eb, region)) continue;
         bool hit_any = false;
-        for (int k = 0; k < pw->tris.count; ++k) {
+        int lo[3], hi[3];
+        cell_range(g, eb, lo, hi);
+        FOR_CELLS(g, lo, hi, c)
+        for (int q = g->start.data[c]; q < g->start.data[c + 1]; ++q) {
+            int k = g->items.data[q];
+            if (g->stamp.data[k] == e) continue; // already tested through another cell
+            g->stamp.data[k] = e;
             const int* t = B->tris + 3 * pw->tris.data[k];
             tc_real param;
             if (!tc_aabb_overlap(eb, tri_box(B, pw->tris.data[k])) ||
@@ -243,6 +314,7 @@ int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, i
     int n = find_inside(&pw, A, B) ? pw.inside.count : 0;
     for (int i = 0; i < n && i < capacity; ++i) out[i] = pw.inside.data[i];
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
+    tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_free(pw.mark, (size_t)pw.mark_count);
     return n;
 }
@@ -261,6 +333,7 @@ void tc_springs_collide(tc_world* w, tc_real h) {
             one_way(w, &pw, b, a, h, record);
         }
     for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, false);
+    tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_free(pw.mark, (size_t)pw.mark_count);
 }
