@@ -202,12 +202,46 @@ static void test_flood_fill_matches_geometry(void** state) {
     tc_world_destroy(w);
 }
 
+// OBJ input through a scene file, and a .springs text scene with its line-numbered errors.
+static void test_obj_and_text_scenes(void** state) {
+    (void)state;
+    char obj[512], json[512], text[512];
+    snprintf(obj, sizeof obj, "%s/springs_tet.obj", TACTUS_BINARY_DIR);
+    snprintf(json, sizeof json, "%s/springs_obj.json", TACTUS_BINARY_DIR);
+    snprintf(text, sizeof text, "%s/springs_bad.springs", TACTUS_BINARY_DIR);
+    FILE* f = fopen(obj, "w");
+    fprintf(f, "v 0 0 0\nv 0.2 0 0\nv 0 0.2 0\nv 0 0 0.2\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    fclose(f);
+    f = fopen(json, "w");
+    fprintf(f, "{\"bodies\": [{\"type\": \"springs\", \"name\": \"tet\", \"shape\": \"mesh\", \"mesh\": \"springs_tet.obj\","
+               " \"position\": [0, 0, 1], \"velocity\": [1, 0, 0]}]}");
+    fclose(f);
+    tc_error e;
+    tc_scene* s = tc_scene_load(json, &e);
+    if (!s) fail_msg("%s", e.message);
+    tc_body_id id = tc_world_find_body(tc_scene_world(s), "tet");
+    assert_int_equal(tc_springs_body_get_vertex_count(tc_scene_world(s), id), 4);
+    assert_near(tc_body_get_linear_velocity(tc_scene_world(s), id).x, 1, 1e-12);
+    tc_scene_destroy(s);
+    f = fopen(text, "w");
+    fprintf(f, "ground 0\nmesh box position 0 0 oops velocity 0 0 0\n");
+    fclose(f);
+    assert_null(tc_scene_load(text, &e));
+    assert_non_null(strstr(e.message, "springs_bad.springs: line 2: position needs three finite numbers"));
+    char shipped[512];
+    snprintf(shipped, sizeof shipped, "%s/scenes/springs_text.springs", TACTUS_SOURCE_DIR);
+    s = tc_scene_load(shipped, &e);
+    if (!s) fail_msg("%s", e.message);
+    assert_int_equal(tc_world_get_body_count(tc_scene_world(s)), 4); // ground + 3 meshes
+    tc_scene_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oscillator_period_and_decay), cmocka_unit_test(test_stability_limit),
         cmocka_unit_test(test_world_substeps_and_reports),  cmocka_unit_test(test_segment_triangle_cases),
         cmocka_unit_test(test_meshes_closed_and_outward),   cmocka_unit_test(test_bad_defs),
-        cmocka_unit_test(test_flood_fill_matches_geometry),
+        cmocka_unit_test(test_flood_fill_matches_geometry), cmocka_unit_test(test_obj_and_text_scenes),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
