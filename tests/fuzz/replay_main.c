@@ -56,7 +56,7 @@ static int replay_dir(const char* dir, int* count) {
         snprintf(names[n++], len, "%s/%s", dir, e->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, compare_names);
+    if (n > 0) qsort(names, (size_t)n, sizeof *names, compare_names);
     for (int i = 0; i < n; ++i) {
         failed |= replay_file(names[i]);
         free(names[i]);
