@@ -13,4 +13,5 @@
 #include "tactus/quasi.h"
 #include "tactus/points.h"
 #include "tactus/springs.h"
+#include "tactus/tet.h"
 #endif

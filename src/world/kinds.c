@@ -5,6 +5,7 @@ extern const tc_kind_ops tc_rigid_kind_ops;
 extern const tc_kind_ops tc_quasi_kind_ops;
 extern const tc_kind_ops tc_points_kind_ops;
 extern const tc_kind_ops tc_springs_kind_ops;
+extern const tc_kind_ops tc_tet_kind_ops;
 
 const tc_kind_ops* tc_kind_ops_of(tc_body_kind kind) {
     switch (kind) {
@@ -13,6 +14,7 @@ const tc_kind_ops* tc_kind_ops_of(tc_body_kind kind) {
     case TC_BODY_QUASI: return &tc_quasi_kind_ops;
     case TC_BODY_POINTS: return &tc_points_kind_ops;
     case TC_BODY_SPRINGS: return &tc_springs_kind_ops;
+    case TC_BODY_TET: return &tc_tet_kind_ops;
     default: return NULL;
     }
 }

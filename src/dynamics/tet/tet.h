@@ -1,0 +1,48 @@
+// Internal store of tetrahedral bodies (seed 001).
+#ifndef TC_TET_INTERNAL_H
+#define TC_TET_INTERNAL_H
+
+#include "tactus/tet.h"
+#include "world/world_internal.h"
+
+typedef struct tc_tet_body {
+    int32_t slot;
+    int n, tet_count, face_count;
+    tc_vec3 *x, *v, *f, *rest;
+    tc_real* m;                 ///< kg, lumped
+    bool* fixed;
+    int* tets;                  ///< 4 per tet
+    tc_mat3* inv_dm;            ///< rest shape inverse per tet
+    tc_real* volume;            ///< rest volume per tet
+    int* faces;                 ///< boundary triangles, 3 each, counter-clockwise from outside
+    tc_vec3* vertex_normals;    ///< per vertex (surface vertices only; refreshed each step)
+    bool* on_surface;
+    int* surf;                  ///< indices of the surface vertices (the coupling's samples)
+    int surf_count;
+    int* edges;                 ///< unique edges, 2 each
+    int edge_count;
+    int* adj_start;             ///< vertex adjacency through edges
+    int* adj;
+    tc_real mu, lambda, beta, total_mass, mean_edge;
+    tc_tet_depth_method depth_method;
+    tc_vec3 user_force;
+    tc_material material;
+    tc_aabb aabb;
+} tc_tet_body;
+
+typedef struct tc_tet_store {
+    TC_ARRAY(tc_tet_body) bodies;
+} tc_tet_store;
+
+static inline tc_tet_store* tc_tet_store_of(const tc_world* w) { return (tc_tet_store*)w->stores[TC_BODY_TET]; }
+static inline tc_tet_body* tc_tet_body_at(const tc_world* w, int i) { return &tc_tet_store_of(w)->bodies.data[i]; }
+
+/// Elastic forces (corotational linear, QR rotations) added to b->f.
+void tc_tet_elastic_forces(tc_tet_body* b);
+/// One implicit Euler step (Newton step, CG) with gravity and the forces already in b->f.
+void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 gravity, tc_real h);
+void tc_tet_update_surface(tc_tet_body* b);
+tc_real tc_tet_signed_volume(const tc_tet_body* b, int t);
+/// Contacts between tet bodies (collide hook): spatial hash, depth, penalty response.
+void tc_tet_collide(tc_world* w, tc_real h);
+#endif
