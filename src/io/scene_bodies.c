@@ -11,6 +11,7 @@ const tc_scene_body_parser tc_scene_body_parsers[] = {
     {"springs", tc_scene_parse_springs},
     {"quasi", tc_scene_parse_quasi},
     {"points", tc_scene_parse_points},
+    {"tet", tc_scene_parse_tet},
     {NULL, NULL},
 };
 

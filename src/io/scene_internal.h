@@ -43,6 +43,7 @@ tc_result tc_scene_parse_rigid(tc_scene_ctx* ctx, const cJSON* body, const char*
 tc_result tc_scene_parse_springs(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
+tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 
 /// Resolves a mesh path relative to the scene directory into out (absolute paths kept).
 void tc_scene_resolve_path(const tc_scene_ctx* ctx, const char* rel, char* out, size_t size);

@@ -119,8 +119,41 @@ static void test_box_rests_on_ground(void** state) {
     tc_world_destroy(w);
 }
 
+// Consistent depth is exact against a flat face (ALGORITHMS §5.1): every colliding vertex of a
+// small cube pushed into a wide slab gets its distance to the slab's top as depth, straight up.
+static void test_consistent_depth_half_space(void** state) {
+    (void)state;
+    tc_world* w = world_with(1.0 / 60, 1, tc_v3_zero());
+    tc_tet_body_def slab = tc_tet_body_def_default();
+    slab.half_extents = tc_v3(1, 1, 0.2);
+    slab.resolution = 10;
+    slab.base.pose.p = tc_v3(0, 0, -0.2);
+    slab.fixed_box = (tc_aabb){tc_v3(-2, -2, -2), tc_v3(2, 2, 2)};
+    tc_tet_body_def cube = tc_tet_body_def_default();
+    cube.half_extents = tc_v3(0.1, 0.1, 0.1);
+    cube.resolution = 4;
+    cube.base.pose.p = tc_v3(0.013, -0.021, 0.1 - 0.07); // 7 cm into the slab
+    tc_body_id a, b;
+    assert_int_equal(tc_tet_body_create(w, &slab, &a, NULL), TC_RESULT_OK);
+    assert_int_equal(tc_tet_body_create(w, &cube, &b, NULL), TC_RESULT_OK);
+    tc_error e;
+    assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    int n = 0, checked = 0;
+    const tc_contact* c = tc_world_get_contacts(w, &n);
+    for (int i = 0; i < n; ++i) {
+        if (!tc_body_id_equal(c[i].body_b, b)) continue;
+        assert_near(-c[i].separation, -c[i].point.z, 1e-9);     // depth = distance below the top face
+        assert_vec3_near(c[i].normal, tc_v3(0, 0, 1), 1e-9);     // pushed straight out
+        checked++;
+    }
+    printf("consistent depth on a half-space: %d colliding vertices exact\n", checked);
+    assert_true(checked >= 25 * 2); // the cube's bottom two layers of vertices at least
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_box_mesh_volume_and_mass), cmocka_unit_test(test_bad_meshes),
-                                       cmocka_unit_test(test_cantilever_euler_bernoulli), cmocka_unit_test(test_box_rests_on_ground)};
+                                       cmocka_unit_test(test_cantilever_euler_bernoulli), cmocka_unit_test(test_box_rests_on_ground),
+                                       cmocka_unit_test(test_consistent_depth_half_space)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -1,0 +1,80 @@
+// The seed-001 scenes as shipped: colliding cubes bounce apart with both depth methods, spheres
+// pile in a pit without blowing up, a tet box lands on a rigid step and the ground.
+#include "tc_test.h"
+
+#include <stdio.h>
+
+static tc_scene* load(const char* name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    return s;
+}
+
+static void run(tc_scene* s, int steps, tc_real* max_ke) {
+    tc_error e;
+    for (int i = 0; i < steps; ++i) {
+        if (tc_scene_step(s, &e) != TC_RESULT_OK) fail_msg("%s", e.message);
+        if (max_ke) *max_ke = fmax(*max_ke, tc_world_get_stats(tc_scene_world(s)).kinetic_energy);
+    }
+}
+
+static void test_cubes_bounce_apart(void** state) {
+    (void)state;
+    const char* scenes[2] = {"tet_cubes", "tet_cubes_closest"};
+    for (int k = 0; k < 2; ++k) {
+        tc_scene* s = load(scenes[k]);
+        run(s, 40, NULL);
+        tc_world* w = tc_scene_world(s);
+        tc_body_id a = tc_world_find_body(w, "cube_a"), b = tc_world_find_body(w, "cube_b");
+        tc_real gap = tc_body_get_pose(w, b).p.x - tc_body_get_pose(w, a).p.x;
+        tc_real vrel = tc_body_get_linear_velocity(w, b).x - tc_body_get_linear_velocity(w, a).x;
+        int inverted_a, inverted_b;
+        tc_real rest;
+        tc_tet_body_get_volume(w, a, &rest, &inverted_a);
+        tc_tet_body_get_volume(w, b, &rest, &inverted_b);
+        printf("%s: centres %.3f m apart, separating at %.3f m/s, %d inverted tets, %d contacts\n", scenes[k], gap, vrel,
+               inverted_a + inverted_b, tc_world_get_stats(w).contact_count);
+        assert_true(gap > 0.3 && vrel > 0);
+        assert_int_equal(tc_world_get_stats(w).contact_count, 0); // no remaining penetration
+        assert_int_equal(inverted_a + inverted_b, 0);
+        tc_scene_destroy(s);
+    }
+}
+
+static void test_spheres_pile_bounded(void** state) {
+    (void)state;
+    tc_scene* s = load("tet_sphere_stack");
+    tc_real ke_max = 0;
+    run(s, 180, &ke_max);
+    tc_world_stats st = tc_world_get_stats(tc_scene_world(s));
+    printf("tet_sphere_stack: KE %.3g J at the end (peak %.3g J), deepest contact %.3g m\n", st.kinetic_energy, ke_max, st.max_penetration);
+    assert_true(st.kinetic_energy < 0.02 * ke_max);
+    assert_true(st.max_penetration < 0.05); // no sphere sunk into another
+    tc_scene_destroy(s);
+}
+
+static void test_jelly_lands(void** state) {
+    (void)state;
+    tc_scene* s = load("tet_on_rigid");
+    run(s, 180, NULL);
+    tc_world* w = tc_scene_world(s);
+    tc_body_id j = tc_world_find_body(w, "jelly");
+    int n = tc_tet_body_get_vertex_count(w, j);
+    tc_vec3 x[1024];
+    assert_true(n <= 1024);
+    tc_tet_body_get_vertices(w, j, x, NULL, n);
+    tc_real low = 1e9;
+    for (int i = 0; i < n; ++i) low = fmin(low, x[i].z);
+    printf("tet_on_rigid: lowest vertex %.3g m, centre at z = %.3f m\n", low, tc_body_get_pose(w, j).p.z);
+    assert_true(low > -0.01);
+    tc_scene_destroy(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cubes_bounce_apart), cmocka_unit_test(test_spheres_pile_bounded),
+                                       cmocka_unit_test(test_jelly_lands)};
+    return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
+}
