@@ -41,3 +41,36 @@ tc_result tc_scene_check_unique_name(tc_scene_ctx* ctx, const char* name, const 
         return tc_json_fail(&ctx->json, TC_RESULT_INVALID_ARGUMENT, path, "name", "duplicate body name \"%s\"", name);
     return TC_RESULT_OK;
 }
+
+tc_result tc_scene_parse_body_base(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_body_def* base) {
+    const tc_json* j = &ctx->json;
+    tc_result r = tc_json_string(j, body, path, "name", false, &base->name);
+    if (!r) r = tc_scene_check_unique_name(ctx, base->name, path);
+    if (!r) r = tc_json_vec3(j, body, path, "position", false, &base->pose.p);
+    if (!r) r = tc_json_quat(j, body, path, "orientation", false, &base->pose.q);
+    if (!r) r = tc_json_vec3(j, body, path, "velocity", false, &base->linear_velocity);
+    if (!r) r = tc_json_vec3(j, body, path, "angular_velocity", false, &base->angular_velocity);
+    if (!r) r = tc_json_real(j, body, path, "friction", false, TC_JSON_NON_NEGATIVE, &base->material.friction);
+    if (!r) r = tc_json_real(j, body, path, "restitution", false, TC_JSON_UNIT, &base->material.restitution);
+    return r;
+}
+
+tc_result tc_scene_parse_box_field(tc_scene_ctx* ctx, const cJSON* body, const char* path, const char* key, tc_aabb* out) {
+    const cJSON* box = NULL;
+    tc_result r = tc_json_array(&ctx->json, body, path, key, false, &box);
+    if (r || !box) return r;
+    if (cJSON_GetArraySize(box) != 2)
+        return tc_json_fail(&ctx->json, TC_RESULT_WRONG_TYPE, path, key, "expected [[lo x, y, z], [hi x, y, z]]");
+    char p[TC_JSON_PATH_MAX];
+    tc_json_path_key(p, path, key);
+    r = tc_json_vec3_value(&ctx->json, box->child, p, &out->lo);
+    if (!r) r = tc_json_vec3_value(&ctx->json, box->child->next, p, &out->hi);
+    return r;
+}
+
+tc_result tc_scene_fail_create(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* e) {
+    // the library names the def field ("mass: ..."): report it under this body's path instead
+    size_t n = strlen(e->path);
+    const char* problem = n && strncmp(e->message, e->path, n) == 0 && e->message[n] == ':' ? e->message + n + 2 : e->message;
+    return tc_json_fail(&ctx->json, code, path, n ? e->path : NULL, "%s", problem);
+}

@@ -44,6 +44,13 @@ tc_result tc_scene_parse_springs(tc_scene_ctx* ctx, const cJSON* body, const cha
 tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
+/// The fields every dynamic body shares: name (unique), position, orientation, velocity,
+/// angular_velocity, friction, restitution.
+tc_result tc_scene_parse_body_base(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_body_def* base);
+/// An optional box field written [[lo x, y, z], [hi x, y, z]].
+tc_result tc_scene_parse_box_field(tc_scene_ctx* ctx, const cJSON* body, const char* path, const char* key, tc_aabb* out);
+/// Reports a body-creation error under the body's path ("bodies[2].mass: must be positive").
+tc_result tc_scene_fail_create(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* error);
 
 /// Resolves a mesh path relative to the scene directory into out (absolute paths kept).
 void tc_scene_resolve_path(const tc_scene_ctx* ctx, const char* rel, char* out, size_t size);

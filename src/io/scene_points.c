@@ -20,19 +20,6 @@ static tc_result parse_mesh(tc_scene_ctx* ctx, const cJSON* body, const char* pa
     return r;
 }
 
-static tc_result parse_pinned(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_points_body_def* d) {
-    const cJSON* box = NULL;
-    tc_result r = tc_json_array(&ctx->json, body, path, "pinned_box", false, &box);
-    if (r || !box) return r;
-    if (cJSON_GetArraySize(box) != 2)
-        return tc_json_fail(&ctx->json, TC_RESULT_WRONG_TYPE, path, "pinned_box", "expected [[lo x, y, z], [hi x, y, z]]");
-    char p[TC_JSON_PATH_MAX];
-    tc_json_path_key(p, path, "pinned_box");
-    r = tc_json_vec3_value(&ctx->json, box->child, p, &d->pinned_box.lo);
-    if (!r) r = tc_json_vec3_value(&ctx->json, box->child->next, p, &d->pinned_box.hi);
-    return r;
-}
-
 tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error);
 tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_error* error) {
     (void)error;
@@ -49,14 +36,7 @@ tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char
     memset(&mesh, 0, sizeof mesh);
     int shape = 0, seed = (int)d.seed;
     tc_result r = tc_json_check_object(j, body, path, fields);
-    if (!r) r = tc_json_string(j, body, path, "name", false, &d.base.name);
-    if (!r) r = tc_scene_check_unique_name(ctx, d.base.name, path);
-    if (!r) r = tc_json_vec3(j, body, path, "position", false, &d.base.pose.p);
-    if (!r) r = tc_json_quat(j, body, path, "orientation", false, &d.base.pose.q);
-    if (!r) r = tc_json_vec3(j, body, path, "velocity", false, &d.base.linear_velocity);
-    if (!r) r = tc_json_vec3(j, body, path, "angular_velocity", false, &d.base.angular_velocity);
-    if (!r) r = tc_json_real(j, body, path, "friction", false, TC_JSON_NON_NEGATIVE, &d.base.material.friction);
-    if (!r) r = tc_json_real(j, body, path, "restitution", false, TC_JSON_UNIT, &d.base.material.restitution);
+    if (!r) r = tc_scene_parse_body_base(ctx, body, path, &d.base);
     if (!r) r = tc_json_enum(j, body, path, "shape", false, shapes, &shape);
     d.shape = (tc_points_shape)shape;
     if (!r) r = tc_json_vec3(j, body, path, "half_extents", false, &d.half_extents);
@@ -79,14 +59,12 @@ tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char
     if (!r) r = tc_json_bool(j, body, path, "fracture", false, &d.fracture);
     if (!r) r = tc_json_real(j, body, path, "fracture_stretch", false, TC_JSON_POSITIVE, &d.fracture_stretch);
     if (!r) r = tc_json_real(j, body, path, "contact_stiffness", false, TC_JSON_NON_NEGATIVE, &d.contact_stiffness);
-    if (!r) r = parse_pinned(ctx, body, path, &d);
+    if (!r) r = tc_scene_parse_box_field(ctx, body, path, "pinned_box", &d.pinned_box);
     if (!r) {
         tc_body_id id;
         tc_error e;
         r = tc_points_body_create(ctx->world, &d, &id, &e);
-        size_t n = strlen(e.path);
-        const char* problem = n && strncmp(e.message, e.path, n) == 0 && e.message[n] == ':' ? e.message + n + 2 : e.message;
-        if (r) tc_json_fail(j, r, path, n ? e.path : NULL, "%s", problem);
+        if (r) tc_scene_fail_create(ctx, r, path, &e);
     }
     tc_mesh_free(&mesh);
     return r;

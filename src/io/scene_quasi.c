@@ -35,14 +35,7 @@ tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char*
     memset(&mesh, 0, sizeof mesh);
     int shape = 0, response = 0;
     tc_result r = tc_json_check_object(j, body, path, fields);
-    if (!r) r = tc_json_string(j, body, path, "name", false, &d.base.name);
-    if (!r) r = tc_scene_check_unique_name(ctx, d.base.name, path);
-    if (!r) r = tc_json_vec3(j, body, path, "position", false, &d.base.pose.p);
-    if (!r) r = tc_json_quat(j, body, path, "orientation", false, &d.base.pose.q);
-    if (!r) r = tc_json_vec3(j, body, path, "velocity", false, &d.base.linear_velocity);
-    if (!r) r = tc_json_vec3(j, body, path, "angular_velocity", false, &d.base.angular_velocity);
-    if (!r) r = tc_json_real(j, body, path, "friction", false, TC_JSON_NON_NEGATIVE, &d.base.material.friction);
-    if (!r) r = tc_json_real(j, body, path, "restitution", false, TC_JSON_UNIT, &d.base.material.restitution);
+    if (!r) r = tc_scene_parse_body_base(ctx, body, path, &d.base);
     if (!r) r = tc_json_enum(j, body, path, "shape", false, shapes, &shape);
     d.shape = (tc_quasi_shape)shape;
     if (!r) r = tc_json_real(j, body, path, "radius", false, TC_JSON_POSITIVE, &d.radius);
@@ -67,9 +60,7 @@ tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char*
         tc_body_id id;
         tc_error e;
         r = tc_quasi_body_create(ctx->world, &d, &id, &e);
-        size_t n = strlen(e.path);
-        const char* problem = n && strncmp(e.message, e.path, n) == 0 && e.message[n] == ':' ? e.message + n + 2 : e.message;
-        if (r) tc_json_fail(j, r, path, n ? e.path : NULL, "%s", problem);
+        if (r) tc_scene_fail_create(ctx, r, path, &e);
     }
     tc_mesh_free(&mesh);
     return r;
