@@ -15,5 +15,6 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tactusConfigVersion
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tactusConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/tactusConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tactus)
+file(RELATIVE_PATH TACTUS_PC_UP ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 configure_file(${CMAKE_CURRENT_LIST_DIR}/tactus.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tactus.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tactus.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

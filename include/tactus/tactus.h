@@ -7,5 +7,10 @@
 #include "tactus/types.h"
 #include "tactus/debug_draw.h"
 #include "tactus/world.h"
+#include "tactus/scene.h"
+#include "tactus/io.h"
+#include "tactus/checkpoint.h"
 #include "tactus/quasi.h"
+#include "tactus/points.h"
+#include "tactus/springs.h"
 #endif

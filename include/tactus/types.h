@@ -58,7 +58,7 @@ typedef struct tc_world_def {
     int solver_iterations;    ///< PGS iterations per sub-step, default 4
     int thread_count;         ///< worker threads for parallel loops, default 1
     tc_position_correction position_correction; ///< rigid solver scheme, default soft step
-    tc_real contact_hertz;    ///< Hz, stiffness of soft rigid contacts, default 30
+    tc_real contact_hertz;    ///< Hz, stiffness of soft rigid contacts, default 60 (static contacts twice, capped at a quarter of the sub-step rate)
     tc_real contact_damping_ratio; ///< non-dimensional, default 10
     tc_real contact_push_max_velocity; ///< m/s, cap on position-correction speed, default 3
     tc_real restitution_threshold; ///< m/s, slower impacts do not bounce, default 1

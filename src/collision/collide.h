@@ -11,6 +11,7 @@
 
 typedef struct tc_manifold_point {
     tc_vec3 point;          ///< m, world, midway between the two surfaces
+    tc_vec3 normal;         ///< unit, world, from A to B (triangle meshes give each point its own)
     tc_vec3 anchor_a;       ///< m, the point on A in A's body frame
     tc_vec3 anchor_b;       ///< m, the point on B in B's body frame
     tc_real separation;     ///< m, negative when penetrating

@@ -1,6 +1,8 @@
 #include <float.h>
 #include "geometry/shape.h"
 #include "core/core.h"
+#include "geometry/hull.h"
+#include "geometry/trimesh.h"
 
 static bool finite_transform(tc_transform t) {
     return tc_v3_is_finite(t.p) && isfinite(t.q.x) && isfinite(t.q.y) && isfinite(t.q.z) && isfinite(t.q.w);
@@ -17,7 +19,14 @@ static tc_result init_primitive(tc_shape* s, const tc_shape_def* def, const char
         if (!tc_v3_is_finite(def->half_extents) || def->half_extents.x <= 0 || def->half_extents.y <= 0 || def->half_extents.z <= 0)
             return tc_error_set(error, TC_RESULT_OUT_OF_RANGE, NULL, path, "box half extents must be positive and finite");
         s->half_extents = def->half_extents;
-        return TC_RESULT_OK;
+        s->hull = tc_hull_box(def->half_extents); // its Gauss map serves the feature contacts
+        return s->hull ? TC_RESULT_OK : tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, path, "out of memory");
+    case TC_SHAPE_HULL:
+        s->hull = tc_hull_from_points(def->points, def->point_count, path, error);
+        return s->hull ? TC_RESULT_OK : error ? error->code : TC_RESULT_DEGENERATE;
+    case TC_SHAPE_TRIMESH:
+        s->mesh = tc_trimesh_create(def->points, def->point_count, def->triangles, def->triangle_count, path, error);
+        return s->mesh ? TC_RESULT_OK : error ? error->code : TC_RESULT_DEGENERATE;
     case TC_SHAPE_PLANE: {
         tc_real l = tc_v3_len(def->plane_normal);
         if (!isfinite(l) || l < 1e-12 || !isfinite(def->plane_offset))
@@ -48,13 +57,19 @@ tc_result tc_shape_init(tc_shape* s, const tc_shape_def* def, bool is_static, co
     return init_primitive(s, def, path, error);
 }
 
-void tc_shape_free(tc_shape* s) { (void)s; }
+void tc_shape_free(tc_shape* s) {
+    tc_hull_free(s->hull);
+    tc_trimesh_free(s->mesh);
+    s->hull = NULL;
+    s->mesh = NULL;
+}
 
 tc_mass_props tc_shape_mass(const tc_shape* s) {
     tc_mass_props m = {0};
     m.inertia = tc_mat3_zero();
     if (s->type == TC_SHAPE_SPHERE) m = tc_mass_sphere(s->radius, s->density);
     else if (s->type == TC_SHAPE_BOX) m = tc_mass_box(s->half_extents, s->density);
+    else if (s->type == TC_SHAPE_HULL) m = tc_hull_mass(s->hull, s->density);
     return tc_mass_transform(m, s->local);
 }
 
@@ -76,6 +91,16 @@ tc_aabb tc_shape_aabb(const tc_shape* s, tc_transform body) {
         e.z = fabs(R.m[2][0]) * s->half_extents.x + fabs(R.m[2][1]) * s->half_extents.y + fabs(R.m[2][2]) * s->half_extents.z;
         b.lo = tc_v3_sub(t.p, e);
         b.hi = tc_v3_add(t.p, e);
+        return b;
+    }
+    if (s->type == TC_SHAPE_HULL) {
+        for (int i = 0; i < s->hull->vertex_count; ++i) b = tc_aabb_add_point(b, tc_transform_point(t, s->hull->vertices[i]));
+        return b;
+    }
+    if (s->type == TC_SHAPE_TRIMESH) {
+        tc_aabb l = tc_trimesh_bounds(s->mesh);
+        for (int i = 0; i < 8; ++i)
+            b = tc_aabb_add_point(b, tc_transform_point(t, tc_v3(i & 1 ? l.hi.x : l.lo.x, i & 2 ? l.hi.y : l.lo.y, i & 4 ? l.hi.z : l.lo.z)));
         return b;
     }
     if (s->type == TC_SHAPE_PLANE) {
@@ -102,6 +127,53 @@ static tc_real box_signed_distance(tc_vec3 h, tc_vec3 p, tc_vec3* n) {
     return tc_v3_get(q, axis);
 }
 
+// Inside: the nearest face plane (exact). Outside: the distance to the closest point on the
+// surface, found on the faces whose planes the point is above.
+static tc_real hull_signed_distance(const tc_hull* h, tc_vec3 p, tc_vec3* n) {
+    tc_real d = tc_hull_plane_distance(h, p, n);
+    if (d <= 0) return d;
+    tc_real best2 = 1e300;
+    tc_vec3 best_q = p;
+    for (int f = 0; f < h->face_count; ++f) {
+        if (tc_v3_dot(h->face_normals[f], p) - h->face_offsets[f] <= 0) continue;
+        const int* loop = h->face_verts + h->face_start[f];
+        int m = h->face_start[f + 1] - h->face_start[f];
+        for (int i = 1; i + 1 < m; ++i) {
+            tc_vec3 q = tc_closest_point_triangle(p, h->vertices[loop[0]], h->vertices[loop[i]], h->vertices[loop[i + 1]]);
+            tc_real d2 = tc_v3_len2(tc_v3_sub(p, q));
+            if (d2 < best2) {
+                best2 = d2;
+                best_q = q;
+            }
+        }
+    }
+    tc_real dist = sqrt(best2);
+    if (dist > 1e-12) *n = tc_v3_scale(tc_v3_sub(p, best_q), 1.0 / dist);
+    return dist;
+}
+
+// Ray against the intersection of the face half-spaces (Cyrus-Beck).
+static bool ray_hull(const tc_hull* h, tc_vec3 o, tc_vec3 dir, tc_real max_t, tc_real* t, tc_vec3* n) {
+    tc_real lo = 0, hi = max_t;
+    int face = -1;
+    for (int f = 0; f < h->face_count; ++f) {
+        tc_real num = h->face_offsets[f] - tc_v3_dot(h->face_normals[f], o), den = tc_v3_dot(h->face_normals[f], dir);
+        if (fabs(den) < 1e-300) {
+            if (num < 0) return false;
+            continue;
+        }
+        tc_real s = num / den;
+        if (den < 0) {
+            if (s > lo) { lo = s; face = f; }
+        } else if (s < hi) hi = s;
+        if (lo > hi) return false;
+    }
+    if (face < 0) return false; // starts inside
+    *t = lo;
+    *n = h->face_normals[face];
+    return true;
+}
+
 tc_real tc_shape_signed_distance(const tc_shape* s, tc_transform body, tc_vec3 p, tc_vec3* normal) {
     tc_transform t = world_of(s, body);
     tc_vec3 local = tc_transform_inv_point(t, p), n = tc_v3(0, 0, 1);
@@ -115,6 +187,10 @@ tc_real tc_shape_signed_distance(const tc_shape* s, tc_transform body, tc_vec3 p
     } else if (s->type == TC_SHAPE_PLANE) {
         n = s->plane_normal;
         d = tc_v3_dot(n, local) - s->plane_offset;
+    } else if (s->type == TC_SHAPE_HULL) {
+        d = hull_signed_distance(s->hull, local, &n);
+    } else if (s->type == TC_SHAPE_TRIMESH) {
+        d = tc_trimesh_signed_distance(s->mesh, local, &n);
     }
     if (normal) *normal = tc_quat_rotate(t.q, n);
     return d;
@@ -160,6 +236,8 @@ bool tc_shape_ray_cast(const tc_shape* s, tc_transform body, tc_vec3 origin, tc_
     bool hit = false;
     if (s->type == TC_SHAPE_SPHERE) hit = ray_sphere(o, d, s->radius, max_t, t, &n);
     else if (s->type == TC_SHAPE_BOX) hit = ray_box(o, d, s->half_extents, max_t, t, &n);
+    else if (s->type == TC_SHAPE_HULL) hit = ray_hull(s->hull, o, d, max_t, t, &n);
+    else if (s->type == TC_SHAPE_TRIMESH) hit = tc_trimesh_ray_cast(s->mesh, o, d, max_t, t, &n);
     else if (s->type == TC_SHAPE_PLANE) {
         tc_real dn = tc_v3_dot(s->plane_normal, d);
         if (dn < -1e-300) {
@@ -178,5 +256,6 @@ tc_vec3 tc_shape_support(const tc_shape* s, tc_transform body, tc_vec3 d) {
     else if (s->type == TC_SHAPE_BOX)
         r = tc_v3(l.x >= 0 ? s->half_extents.x : -s->half_extents.x, l.y >= 0 ? s->half_extents.y : -s->half_extents.y,
                   l.z >= 0 ? s->half_extents.z : -s->half_extents.z);
+    else if (s->type == TC_SHAPE_HULL) r = s->hull->vertices[tc_hull_support_index(s->hull, l)];
     return tc_transform_point(w, r);
 }

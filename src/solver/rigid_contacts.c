@@ -1,30 +1,230 @@
-// Rigid contact pipeline: broadphase, narrowphase and the PGS solver drive these hooks.
-#include "dynamics/rigid/rigid.h"
+// The rigid contact pipeline behind the rigid store's hooks: broadphase (sort and sweep),
+// narrowphase per shape pair with persistent manifolds, the solver, sleeping, checkpoints.
+#include "solver/solver.h"
+#include "world/state_io.h"
 
-static void refresh_bounds(tc_rigid_store* s) {
-    for (int i = 0; i < s->bodies.count; ++i) tc_rigid_update_derived(&s->bodies.data[i]);
+#include <stdlib.h>
+#include <string.h>
+
+#define TC_SPECULATIVE_DISTANCE 0.02 // m, 4 x the linear slop (Box2D v3)
+#define TC_AABB_MARGIN 0.05          // m
+
+static tc_solver* solver_of(tc_rigid_store* s) {
+    if (!s->solver) {
+        s->solver = tc_calloc(1, sizeof(tc_solver));
+        if (s->solver) ((tc_solver*)s->solver)->margin = TC_SPECULATIVE_DISTANCE;
+    }
+    return s->solver;
+}
+
+uint64_t tc_pair_key(int32_t slot_a, int shape_a, int32_t slot_b, int shape_b) {
+    return ((uint64_t)(uint32_t)slot_a << 40) | ((uint64_t)(shape_a & 0xff) << 32) | ((uint64_t)((uint32_t)slot_b & 0xffffff) << 8) |
+           (uint64_t)(shape_b & 0xff);
+}
+
+// ---- broadphase ------------------------------------------------------------------------------
+
+typedef struct sweep_item {
+    tc_real lo;
+    int index;
+} sweep_item;
+
+static int compare_sweep(const void* a, const void* b) {
+    const sweep_item *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    return x->index - y->index;
+}
+
+// How far a body can travel this step (m): contacts are speculative within that distance, so
+// fast bodies are stopped at the surface instead of tunnelling or landing deep inside.
+static tc_real reach(const tc_rigid_body* b, tc_real dt) {
+    if (!tc_rigid_is_dynamic(b) || !b->awake) return 0;
+    tc_real radius = 0.5 * tc_v3_len(tc_v3_sub(b->aabb.hi, b->aabb.lo));
+    return dt * (tc_v3_len(b->v) + tc_v3_len(b->w) * radius);
+}
+
+static bool wants_pair(const tc_rigid_body* a, const tc_rigid_body* b) {
+    if (a->kind == TC_BODY_QUASI || b->kind == TC_BODY_QUASI) return false; // their own LCP (seed 002)
+    bool a_moves = tc_rigid_is_dynamic(a) && a->awake, b_moves = tc_rigid_is_dynamic(b) && b->awake;
+    return a_moves || b_moves;
+}
+
+static int compare_pairs(const void* a, const void* b) {
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
+}
+
+static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
+    int n = s->bodies.count;
+    tc_array_clear(&sv->body_pairs);
+    sweep_item* items = tc_alloc((size_t)(n ? n : 1) * sizeof *items);
+    if (!items) return;
+    for (int i = 0; i < n; ++i) {
+        const tc_rigid_body* b = &s->bodies.data[i];
+        items[i] = (sweep_item){b->aabb.lo.x - TC_AABB_MARGIN - reach(b, dt), i};
+    }
+    qsort(items, (size_t)n, sizeof *items, compare_sweep);
+    for (int i = 0; i < n; ++i) {
+        const tc_rigid_body* a = &s->bodies.data[items[i].index];
+        tc_aabb box_a = tc_aabb_inflate(a->aabb, TC_AABB_MARGIN + reach(a, dt));
+        for (int j = i + 1; j < n && items[j].lo <= box_a.hi.x; ++j) {
+            const tc_rigid_body* b = &s->bodies.data[items[j].index];
+            if (!wants_pair(a, b) || !tc_aabb_overlap(box_a, tc_aabb_inflate(b->aabb, TC_AABB_MARGIN + reach(b, dt)))) continue;
+            int lo = items[i].index < items[j].index ? items[i].index : items[j].index;
+            int hi = items[i].index ^ items[j].index ^ lo;
+            tc_array_push(&sv->body_pairs, lo);
+            tc_array_push(&sv->body_pairs, hi);
+        }
+    }
+    tc_free(items, (size_t)(n ? n : 1) * sizeof *items);
+    if (sv->body_pairs.count) qsort(sv->body_pairs.data, (size_t)sv->body_pairs.count / 2, 2 * sizeof(int), compare_pairs);
+}
+
+// ---- narrowphase with persistent manifolds ----------------------------------------------------
+
+static const tc_pair_manifold* find_previous(const tc_pair_manifold* old, int count, uint64_t key) {
+    int lo = 0, hi = count - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (old[mid].key == key) return &old[mid];
+        if (old[mid].key < key) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return NULL;
+}
+
+static int compare_keys(const void* a, const void* b) {
+    uint64_t x = ((const tc_pair_manifold*)a)->key, y = ((const tc_pair_manifold*)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, const tc_pair_manifold* old, int old_count, tc_real dt) {
+    const tc_rigid_body *A = &s->bodies.data[ia], *B = &s->bodies.data[ib];
+    // the baseline runs when either body asks for it (static bodies keep the default)
+    tc_contact_method method = A->contact_method == TC_CONTACT_TRACKING || B->contact_method == TC_CONTACT_TRACKING
+                                   ? TC_CONTACT_TRACKING
+                                   : TC_CONTACT_GAUSS_MAP;
+    tc_real margin = sv->margin + reach(A, dt) + reach(B, dt);
+    for (int i = 0; i < A->shape_count; ++i)
+        for (int j = 0; j < B->shape_count; ++j) {
+            tc_aabb ba = tc_shape_aabb(&A->shapes[i], A->pose), bb = tc_shape_aabb(&B->shapes[j], B->pose);
+            if (!tc_aabb_overlap(tc_aabb_inflate(ba, margin), bb)) continue;
+            tc_pair_manifold pm;
+            memset(&pm, 0, sizeof pm);
+            pm.key = tc_pair_key(A->slot, i, B->slot, j);
+            const tc_pair_manifold* prev = sv->cache_invalid ? NULL : find_previous(old, old_count, pm.key);
+            if (!tc_collide(&A->shapes[i], A->pose, &B->shapes[j], B->pose, method,
+                            margin, prev ? &prev->m : NULL, &pm.m))
+                continue;
+            pm.body_a = ia, pm.body_b = ib, pm.shape_a = i, pm.shape_b = j;
+            pm.friction = sqrt(A->material.friction * B->material.friction);
+            pm.restitution = fmax(A->material.restitution, B->material.restitution);
+            tc_array_push(&sv->pairs, pm);
+        }
+}
+
+static void wake_touched(tc_rigid_store* s, tc_solver* sv) {
+    for (int p = 0; p < sv->pairs.count; ++p) {
+        tc_rigid_body *A = &s->bodies.data[sv->pairs.data[p].body_a], *B = &s->bodies.data[sv->pairs.data[p].body_b];
+        if (tc_rigid_is_dynamic(A) && !A->awake && tc_rigid_is_dynamic(B) && B->awake) tc_solver_wake_island(s, sv, sv->pairs.data[p].body_a);
+        if (tc_rigid_is_dynamic(B) && !B->awake && tc_rigid_is_dynamic(A) && A->awake) tc_solver_wake_island(s, sv, sv->pairs.data[p].body_b);
+    }
 }
 
 void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
-    (void)w;
-    (void)dt;
-    refresh_bounds(s);
+    for (int i = 0; i < s->bodies.count; ++i) {
+        tc_rigid_body* b = &s->bodies.data[i];
+        if (tc_rigid_is_dynamic(b) && !b->awake && (tc_v3_len2(b->user_force) > 0 || tc_v3_len2(b->user_torque) > 0))
+            b->awake = true, b->sleep_time = 0;
+        tc_rigid_update_derived(b);
+    }
+    tc_solver* sv = solver_of(s);
+    if (!sv) return;
+    broadphase(s, sv, dt);
+    tc_pair_manifold* old = sv->pairs.data;
+    int old_count = sv->pairs.count, old_capacity = sv->pairs.capacity;
+    sv->pairs.data = NULL, sv->pairs.count = sv->pairs.capacity = 0;
+    for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt);
+    tc_free(old, (size_t)old_capacity * sizeof *old);
+    if (sv->pairs.count) qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
+    sv->cache_invalid = false;
+    wake_touched(s, sv);
+    tc_solver_prepare(w, s, sv, dt);
 }
 
 void tc_rigid_contacts_substep(tc_world* w, tc_rigid_store* s, tc_real h) {
-    for (int i = 0; i < s->bodies.count; ++i) tc_rigid_integrate_velocity(&s->bodies.data[i], w->def.gravity, h);
-    for (int i = 0; i < s->bodies.count; ++i) tc_rigid_integrate_position(&s->bodies.data[i], h);
+    tc_solver* sv = solver_of(s);
+    if (sv) tc_solver_substep(w, s, sv, h);
 }
 
 void tc_rigid_contacts_end_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
-    (void)w;
-    (void)s;
-    (void)dt;
+    tc_solver* sv = solver_of(s);
+    if (!sv) return;
+    tc_solver_finish(w, s, sv, dt);
+    tc_solver_update_sleep(w, s, sv, dt);
 }
 
-void tc_rigid_contacts_destroy(tc_rigid_store* s) { (void)s; }
+void tc_rigid_contacts_destroy(tc_rigid_store* s) {
+    tc_solver* sv = s->solver;
+    if (!sv) return;
+    tc_array_free(&sv->pairs);
+    tc_array_free(&sv->rows);
+    tc_array_free(&sv->body_pairs);
+    tc_array_free(&sv->pseudo);
+    tc_array_free(&sv->delta);
+    tc_array_free(&sv->island);
+    tc_array_free(&sv->island_sleep);
+    tc_free(sv, sizeof *sv);
+    s->solver = NULL;
+}
+
 void tc_rigid_contacts_body_removed(tc_rigid_store* s, int index, int moved_from) {
-    (void)s;
     (void)index;
     (void)moved_from;
+    tc_solver* sv = s->solver;
+    if (!sv) return;
+    // Store indices moved and the slot may be reused: forget this step's manifolds and let
+    // everything that rested on the removed body fall.
+    tc_array_clear(&sv->pairs);
+    tc_array_clear(&sv->rows);
+    tc_array_clear(&sv->island);
+    sv->cache_invalid = true;
+    for (int i = 0; i < s->bodies.count; ++i)
+        if (tc_rigid_is_dynamic(&s->bodies.data[i])) s->bodies.data[i].awake = true, s->bodies.data[i].sleep_time = 0;
+}
+
+// ---- checkpoints: the manifolds carry the warm-start impulses --------------------------------
+
+void tc_rigid_contacts_write_state(const tc_rigid_store* s, struct tc_state_writer* out) {
+    const tc_solver* sv = s->solver;
+    int count = sv ? sv->pairs.count : 0;
+    tc_state_write_i64(out, count);
+    if (count) tc_state_write(out, sv->pairs.data, (size_t)count * sizeof *sv->pairs.data);
+    int islands = sv ? sv->island.count : 0;
+    tc_state_write_i64(out, islands);
+    if (islands) tc_state_write(out, sv->island.data, (size_t)islands * sizeof(int));
+}
+
+tc_result tc_rigid_contacts_read_state(tc_rigid_store* s, struct tc_state_reader* in, const char* file, tc_error* error) {
+    int64_t count = tc_state_read_count(in, 0, 1 << 26);
+    tc_solver* sv = solver_of(s);
+    if (!sv || !tc_array_reserve(&sv->pairs, (int)count))
+        return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, file, "rigid.contacts", "out of memory");
+    sv->pairs.count = (int)count;
+    if (count) tc_state_read(in, sv->pairs.data, (size_t)count * sizeof *sv->pairs.data);
+    int64_t islands = tc_state_read_count(in, 0, s->bodies.count);
+    if (!tc_array_reserve(&sv->island, (int)islands)) return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, file, "rigid.contacts", "out of memory");
+    sv->island.count = (int)islands;
+    if (islands) tc_state_read(in, sv->island.data, (size_t)islands * sizeof(int));
+    for (int i = 0; i < sv->pairs.count && !in->failed; ++i) {
+        const tc_pair_manifold* pm = &sv->pairs.data[i];
+        if (pm->body_a < 0 || pm->body_a >= s->bodies.count || pm->body_b < 0 || pm->body_b >= s->bodies.count || pm->m.count < 0 ||
+            pm->m.count > TC_MAX_MANIFOLD_POINTS)
+            in->failed = true;
+    }
+    for (int i = 0; i < sv->island.count && !in->failed; ++i)
+        if (sv->island.data[i] < 0 || sv->island.data[i] >= s->bodies.count) in->failed = true;
+    sv->cache_invalid = false;
+    if (in->failed) return tc_error_set(error, TC_RESULT_PARSE, file, "rigid.contacts", "truncated or corrupt contact state");
+    return TC_RESULT_OK;
 }

@@ -10,7 +10,7 @@ tc_world_def tc_world_def_default(void) {
     d.solver_iterations = 4;
     d.thread_count = 1;
     d.position_correction = TC_CORRECTION_SOFT_STEP;
-    d.contact_hertz = 30;
+    d.contact_hertz = 60;
     d.contact_damping_ratio = 10;
     d.contact_push_max_velocity = 3;
     d.restitution_threshold = 1;

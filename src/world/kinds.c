@@ -3,12 +3,16 @@
 
 extern const tc_kind_ops tc_rigid_kind_ops;
 extern const tc_kind_ops tc_quasi_kind_ops;
+extern const tc_kind_ops tc_points_kind_ops;
+extern const tc_kind_ops tc_springs_kind_ops;
 
 const tc_kind_ops* tc_kind_ops_of(tc_body_kind kind) {
     switch (kind) {
     case TC_BODY_STATIC:
     case TC_BODY_RIGID: return &tc_rigid_kind_ops;
     case TC_BODY_QUASI: return &tc_quasi_kind_ops;
+    case TC_BODY_POINTS: return &tc_points_kind_ops;
+    case TC_BODY_SPRINGS: return &tc_springs_kind_ops;
     default: return NULL;
     }
 }
@@ -19,5 +23,6 @@ tc_coupling tc_coupling_of(tc_body_kind a, tc_body_kind b) {
     if (b <= TC_BODY_RIGID) return TC_COUPLE_SOLVER;           // static/rigid with rigid
     if (b == TC_BODY_QUASI && a <= TC_BODY_QUASI) return TC_COUPLE_KIND; // LCP (seed 002)
     if (a == b) return TC_COUPLE_KIND;                         // tet-tet, points-points, springs-springs
+    if (b == TC_BODY_SPRINGS && a <= TC_BODY_RIGID) return TC_COUPLE_KIND; // springs project their vertices out
     return TC_COUPLE_PENALTY_SDF;
 }

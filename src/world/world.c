@@ -45,6 +45,7 @@ void tc_world_destroy(tc_world* w) {
     }
     for (int i = 0; i < w->slots.count; ++i) tc_free_string(w->slots.data[i].name);
     tc_array_free(&w->slots);
+    tc_name_index_free(&w->names);
     tc_array_free(&w->contacts);
     tc_free(w, sizeof *w);
 }
@@ -61,6 +62,8 @@ tc_result tc_world_check_unlocked(const tc_world* w) {
     }
     return TC_RESULT_OK;
 }
+
+static const char* slot_name_of(const void* world, int32_t slot) { return tc_world_slot_name(world, slot); }
 
 tc_result tc_world_alloc_body(tc_world* w, tc_body_kind kind, int index, const char* name, void* user_data, tc_body_id* id) {
     int32_t slot;
@@ -80,6 +83,14 @@ tc_result tc_world_alloc_body(tc_world* w, tc_body_kind kind, int index, const c
     s->next_free = -1;
     s->name = tc_strdup(name ? name : "");
     s->user_data = user_data;
+    if (!tc_name_index_insert(&w->names, w, slot_name_of, slot)) {
+        tc_free_string(s->name);
+        s->name = NULL;
+        s->alive = false;
+        s->next_free = w->free_head;
+        w->free_head = slot;
+        return TC_RESULT_OUT_OF_MEMORY;
+    }
     w->body_count++;
     *id = tc_world_slot_id(w, slot);
     return TC_RESULT_OK;
@@ -128,6 +139,7 @@ tc_result tc_body_destroy(tc_world* w, tc_body_id id) {
     if (r != TC_RESULT_OK) return r;
     const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
     if (ops && ops->remove_body) ops->remove_body(w, s->index);
+    tc_name_index_remove(&w->names, w, slot_name_of, id.index1 - 1);
     s = &w->slots.data[id.index1 - 1];
     tc_free_string(s->name);
     s->name = NULL;
@@ -159,9 +171,8 @@ int tc_world_get_bodies(const tc_world* w, tc_body_id* out, int capacity) {
 }
 
 tc_body_id tc_world_find_body(const tc_world* w, const char* name) {
-    for (int i = 0; name && i < w->slots.count; ++i)
-        if (w->slots.data[i].alive && strcmp(tc_world_slot_name(w, i), name) == 0) return tc_world_slot_id(w, i);
-    return TC_NULL_BODY;
+    int32_t slot = w ? tc_name_index_find(&w->names, w, slot_name_of, name) : -1;
+    return slot >= 0 ? tc_world_slot_id(w, slot) : TC_NULL_BODY;
 }
 
 // ---- the step pipeline ------------------------------------------------------------------------
@@ -262,6 +273,13 @@ void tc_world_draw(const tc_world* w, const tc_debug_draw* draw) {
         const tc_body_slot* b = &w->slots.data[i];
         const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
         if (b->alive && ops && ops->draw) ops->draw(w, b->index, draw);
+    }
+    if (draw->draw_penetration && draw->draw_line) { // depth vectors, magnified 10x to be seen
+        tc_color magenta = {1, 0.2f, 1, 1};
+        for (int i = 0; i < w->contacts.count; ++i) {
+            const tc_contact* c = &w->contacts.data[i];
+            if (c->separation < 0) draw->draw_line(c->point, tc_v3_madd(c->point, 10 * c->separation, c->normal), magenta, draw->context);
+        }
     }
     if (draw->draw_contacts && draw->draw_line) {
         tc_color red = {1, 0.2f, 0.2f, 1}, yellow = {1, 1, 0.2f, 1};

@@ -5,6 +5,7 @@
 
 #include "tactus/world.h"
 #include "core/core.h"
+#include "world/name_index.h"
 
 #define TC_DEF_COOKIE 0x7AC705
 
@@ -18,6 +19,9 @@ typedef struct tc_body_slot {
     char* name;
     void* user_data;
 } tc_body_slot;
+
+struct tc_state_writer;
+struct tc_state_reader;
 
 /// Operations every body kind provides to the world pipeline. NULL hooks are skipped.
 /// `index` is the body's index in the kind's own store (tc_body_slot.index).
@@ -66,6 +70,12 @@ typedef struct tc_kind_ops {
     tc_vec3 (*center_of_mass)(const tc_world* w, int index);
     tc_real (*mass)(const tc_world* w, int index);
     bool (*ray_cast)(const tc_world* w, int index, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n);
+    /// Checkpoints (world/state_io.h): every dynamic variable of the whole store, bodies in store
+    /// order, enough that a resumed run is bit-identical to an uninterrupted one. read_state
+    /// restores into a store rebuilt from the same scene and returns an error naming `file`
+    /// for a stream that does not fit. A kind without them cannot be checkpointed.
+    void (*write_state)(const tc_world* w, struct tc_state_writer* out);
+    tc_result (*read_state)(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* error);
 } tc_kind_ops;
 
 /// How a pair of kinds is resolved (docs/pipeline.md).
@@ -85,6 +95,7 @@ struct tc_world {
     uint16_t serial;
     bool locked;
     TC_ARRAY(tc_body_slot) slots;
+    tc_name_index names; ///< body name -> slot
     int32_t free_head;
     int body_count;
     void* stores[TC_BODY_KIND_COUNT]; ///< each kind's store, created on its first body

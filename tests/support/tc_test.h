@@ -38,9 +38,14 @@ static inline double tc_test_tol(double tol) {
 
 /// Counts warnings and errors logged by the library; tests assert it stays 0 where expected.
 static int tc_test_warnings;
+static char tc_test_log_buffer[8192]; ///< every message since tc_test_log_clear, one per line
+static inline void tc_test_log_clear(void) { tc_test_log_buffer[0] = '\0'; }
+static inline const char* tc_test_log_text(void) { return tc_test_log_buffer; }
 static inline void tc_test_log(tc_log_level level, tc_result code, const char* msg, void* user) {
     (void)code;
     (void)user;
+    size_t used = strlen(tc_test_log_buffer);
+    snprintf(tc_test_log_buffer + used, sizeof tc_test_log_buffer - used, "%s\n", msg);
     if (level >= TC_LOG_WARNING) {
         tc_test_warnings++;
         fprintf(stderr, "[tactus log] %s\n", msg);

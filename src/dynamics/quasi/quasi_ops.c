@@ -1,4 +1,5 @@
 // The quasi-rigid kind's entry in the registry. `index` is the body's rigid-store index.
+#include "world/state_io.h"
 #include <math.h>
 #include "dynamics/quasi/quasi.h"
 
@@ -122,6 +123,37 @@ static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max
     return false;
 }
 
+// Checkpoints: the rigid frames are in the rigid store's state; here the layer's last
+// tractions and displacements and the contact outputs, per record in store order.
+static void write_state(const tc_world* w, struct tc_state_writer* out) {
+    const tc_quasi_store* s = tc_quasi_store_of(w);
+    tc_state_write_i64(out, s->bodies.count);
+    for (int i = 0; i < s->bodies.count; ++i) {
+        const tc_quasi_body* q = &s->bodies.data[i];
+        tc_state_write_i64(out, q->cloud.count);
+        tc_state_write(out, q->traction, (size_t)q->cloud.count * sizeof(tc_real));
+        tc_state_write(out, q->displacement, (size_t)q->cloud.count * sizeof(tc_real));
+        tc_state_write_vec3(out, q->force);
+        tc_state_write_vec3(out, q->torque);
+        tc_state_write(out, &q->stats, sizeof q->stats);
+    }
+}
+
+static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* e) {
+    tc_quasi_store* s = tc_quasi_store_of(w);
+    if (tc_state_read_i64(in) != s->bodies.count) return tc_error_set(e, TC_RESULT_PARSE, file, "quasi", "body count differs from the scene");
+    for (int i = 0; i < s->bodies.count; ++i) {
+        tc_quasi_body* q = &s->bodies.data[i];
+        if (tc_state_read_i64(in) != q->cloud.count) return tc_error_set(e, TC_RESULT_PARSE, file, "quasi", "sample count differs from the scene");
+        tc_state_read(in, q->traction, (size_t)q->cloud.count * sizeof(tc_real));
+        tc_state_read(in, q->displacement, (size_t)q->cloud.count * sizeof(tc_real));
+        q->force = tc_state_read_vec3(in);
+        q->torque = tc_state_read_vec3(in);
+        tc_state_read(in, &q->stats, sizeof q->stats);
+    }
+    return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "quasi", "truncated quasi-rigid state") : TC_RESULT_OK;
+}
+
 const tc_kind_ops tc_quasi_kind_ops = {
     .name = "quasi",
     .destroy_store = tc_quasi_destroy_store,
@@ -144,4 +176,6 @@ const tc_kind_ops tc_quasi_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .write_state = write_state,
+    .read_state = read_state,
 };

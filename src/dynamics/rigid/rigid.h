@@ -61,5 +61,9 @@ void tc_rigid_contacts_substep(tc_world* w, tc_rigid_store* store, tc_real h);
 void tc_rigid_contacts_end_step(tc_world* w, tc_rigid_store* store, tc_real dt);
 void tc_rigid_contacts_destroy(tc_rigid_store* store);
 void tc_rigid_contacts_body_removed(tc_rigid_store* store, int index, int moved_from);
+/// Checkpoint of the contact pipeline's persistent state (manifolds, warm-start impulses, sleep
+/// islands): whatever the next step reads besides the bodies themselves (world/state_io.h).
+void tc_rigid_contacts_write_state(const tc_rigid_store* store, struct tc_state_writer* out);
+tc_result tc_rigid_contacts_read_state(tc_rigid_store* store, struct tc_state_reader* in, const char* file, tc_error* error);
 
 #endif

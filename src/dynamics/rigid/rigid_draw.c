@@ -1,4 +1,6 @@
 // Drawing rigid and static bodies through tc_debug_draw.
+#include "geometry/hull.h"
+#include "geometry/trimesh.h"
 #include "dynamics/rigid/rigid.h"
 
 static void tri(const tc_debug_draw* d, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_vec3 na, tc_vec3 nb, tc_vec3 nc, tc_color col) {
@@ -58,6 +60,24 @@ static void draw_plane(const tc_debug_draw* d, tc_transform t, tc_vec3 n, tc_rea
         }
 }
 
+static void draw_hull(const tc_debug_draw* d, tc_transform t, const tc_hull* h, tc_color col) {
+    for (int f = 0; f < h->face_count; ++f) {
+        const int* loop = h->face_verts + h->face_start[f];
+        int m = h->face_start[f + 1] - h->face_start[f];
+        tc_vec3 a = tc_transform_point(t, h->vertices[loop[0]]);
+        for (int i = 1; i + 1 < m; ++i)
+            flat_tri(d, a, tc_transform_point(t, h->vertices[loop[i]]), tc_transform_point(t, h->vertices[loop[i + 1]]), col);
+    }
+}
+
+static void draw_mesh(const tc_debug_draw* d, tc_transform t, const tc_trimesh* m, tc_color col) {
+    for (int i = 0; i < m->triangle_count; ++i) {
+        const int* v = m->triangles + 3 * i;
+        flat_tri(d, tc_transform_point(t, m->vertices[v[0]]), tc_transform_point(t, m->vertices[v[1]]),
+                 tc_transform_point(t, m->vertices[v[2]]), col);
+    }
+}
+
 static void draw_aabb(const tc_debug_draw* d, tc_aabb b) {
     tc_color c = {0.3f, 0.9f, 0.3f, 1};
     for (int i = 0; i < 8; ++i)
@@ -84,5 +104,7 @@ void tc_rigid_draw_body(const tc_world* w, int index, const tc_debug_draw* d) {
         if (s->type == TC_SHAPE_SPHERE) draw_sphere(d, t, s->radius, col);
         else if (s->type == TC_SHAPE_BOX) draw_box(d, t, s->half_extents, col);
         else if (s->type == TC_SHAPE_PLANE) draw_plane(d, t, s->plane_normal, s->plane_offset);
+        else if (s->type == TC_SHAPE_HULL) draw_hull(d, t, s->hull, col);
+        else if (s->type == TC_SHAPE_TRIMESH) draw_mesh(d, t, s->mesh, col);
     }
 }

@@ -4,6 +4,8 @@
 
 void tc_rigid_remove_body(tc_world* w, int index);
 void tc_rigid_destroy_store(tc_world* w);
+void tc_rigid_write_state(const tc_world* w, struct tc_state_writer* out);
+tc_result tc_rigid_read_state(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* error);
 
 static tc_rigid_body* body(const tc_world* w, int index) { return &tc_rigid_store_of(w)->bodies.data[index]; }
 
@@ -131,6 +133,8 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .write_state = tc_rigid_write_state,
+    .read_state = tc_rigid_read_state,
 };
 
 tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) {
@@ -155,7 +159,7 @@ tc_result tc_body_set_pose(tc_world* w, tc_body_id id, tc_transform p) {
 tc_result tc_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v, tc_vec3 av) {
     tc_body_slot* s = tc_world_resolve(w, id);
     if (!s) return TC_RESULT_STALE_ID;
-    if (s->kind != TC_BODY_RIGID) return TC_RESULT_UNSUPPORTED;
+    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
     if (!tc_v3_is_finite(v) || !tc_v3_is_finite(av)) return TC_RESULT_NOT_FINITE;
     tc_rigid_body* b = body(w, s->index);
     b->v = v;
@@ -169,7 +173,7 @@ tc_result tc_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f, tc_vec3 p) 
     tc_body_slot* s = tc_world_resolve(w, id);
     if (!s) return TC_RESULT_STALE_ID;
     if (!tc_v3_is_finite(f) || !tc_v3_is_finite(p)) return TC_RESULT_NOT_FINITE;
-    if (s->kind != TC_BODY_RIGID) return TC_RESULT_UNSUPPORTED;
+    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
     tc_rigid_body* b = body(w, s->index);
     b->user_force = tc_v3_add(b->user_force, f);
     b->user_torque = tc_v3_add(b->user_torque, tc_v3_cross(tc_v3_sub(p, b->com), f));

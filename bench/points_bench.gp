@@ -1,0 +1,12 @@
+# Plot of bench/points_bench output: gnuplot -e "csv='points_bench.csv'; out='points_bench.png'" bench/points_bench.gp
+if (!exists("csv")) csv = 'points_bench.csv'
+if (!exists("out")) out = 'points_bench.png'
+set terminal pngcairo size 800,500
+set output out
+set datafile separator ','
+set key top left
+set xlabel 'colliding surfels (both bodies)'
+set ylabel 'contact handling per sub-step (ms)'
+set grid
+plot csv using 2:4 skip 1 with linespoints title 'surfel contact (contact surface + forces + distribution)', \
+     2 with lines dashtype 2 title '2 ms goal'

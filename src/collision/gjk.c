@@ -1,0 +1,263 @@
+#include "collision/gjk.h"
+
+#include <float.h>
+#include <string.h>
+
+tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius) {
+    int best = 0;
+    tc_real best_dot = tc_v3_dot(c->points[0], d);
+    for (int i = 1; i < c->count; ++i) {
+        tc_real x = tc_v3_dot(c->points[i], d);
+        if (x > best_dot) {
+            best_dot = x;
+            best = i;
+        }
+    }
+    tc_vec3 p = c->points[best];
+    if (with_radius && c->radius > 0) {
+        tc_real l = tc_v3_len(d);
+        if (l > 0) p = tc_v3_madd(p, c->radius / l, d);
+    }
+    return p;
+}
+
+// ---- simplex: vertices w = a - b with their sources; nearest point to the origin -----------------
+
+typedef struct simplex {
+    tc_vec3 w[4], a[4], b[4];
+    tc_real lambda[4];
+    int n;
+} simplex;
+
+// Closest point of triangle (a, b, c) to the origin as barycentric weights (Ericson 5.1.5).
+static void closest_triangle(tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real bary[3]) {
+    tc_vec3 ab = tc_v3_sub(b, a), ac = tc_v3_sub(c, a), ap = tc_v3_neg(a);
+    tc_real d1 = tc_v3_dot(ab, ap), d2 = tc_v3_dot(ac, ap);
+    bary[0] = 1, bary[1] = 0, bary[2] = 0;
+    if (d1 <= 0 && d2 <= 0) return;
+    tc_vec3 bp = tc_v3_neg(b);
+    tc_real d3 = tc_v3_dot(ab, bp), d4 = tc_v3_dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) { bary[0] = 0, bary[1] = 1; return; }
+    tc_real vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        tc_real t = d1 / (d1 - d3);
+        bary[0] = 1 - t, bary[1] = t;
+        return;
+    }
+    tc_vec3 cp = tc_v3_neg(c);
+    tc_real d5 = tc_v3_dot(ab, cp), d6 = tc_v3_dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) { bary[0] = 0, bary[2] = 1; return; }
+    tc_real vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        tc_real t = d2 / (d2 - d6);
+        bary[0] = 1 - t, bary[2] = t;
+        return;
+    }
+    tc_real va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        tc_real t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        bary[0] = 0, bary[1] = 1 - t, bary[2] = t;
+        return;
+    }
+    tc_real denom = va + vb + vc;
+    if (!(fabs(denom) > 0)) return; // degenerate triangle: keep vertex a
+    bary[0] = va / denom, bary[1] = vb / denom, bary[2] = vc / denom;
+}
+
+static tc_vec3 combine(const tc_vec3* p, const tc_real* l, int n) {
+    tc_vec3 s = tc_v3_zero();
+    for (int i = 0; i < n; ++i) s = tc_v3_madd(s, l[i], p[i]);
+    return s;
+}
+
+// Keeps the vertices with positive weight, in order.
+static void compact(simplex* s) {
+    int k = 0;
+    for (int i = 0; i < s->n; ++i)
+        if (s->lambda[i] > 0) {
+            s->w[k] = s->w[i], s->a[k] = s->a[i], s->b[k] = s->b[i], s->lambda[k] = s->lambda[i];
+            k++;
+        }
+    if (k == 0) { // all weights vanished numerically: keep the nearest vertex
+        int best = 0;
+        for (int i = 1; i < s->n; ++i)
+            if (tc_v3_len2(s->w[i]) < tc_v3_len2(s->w[best])) best = i;
+        s->w[0] = s->w[best], s->a[0] = s->a[best], s->b[0] = s->b[best], s->lambda[0] = 1;
+        k = 1;
+    }
+    s->n = k;
+}
+
+static void solve_segment(simplex* s) {
+    tc_vec3 d = tc_v3_sub(s->w[1], s->w[0]);
+    tc_real dd = tc_v3_len2(d), t = dd > 0 ? -tc_v3_dot(s->w[0], d) / dd : 0;
+    t = fmin(1, fmax(0, t));
+    s->lambda[0] = 1 - t;
+    s->lambda[1] = t;
+}
+
+static void solve_triangle(simplex* s) { closest_triangle(s->w[0], s->w[1], s->w[2], s->lambda); }
+
+// Origin inside the tetrahedron: weights are signed volumes. Else the nearest of the faces that
+// see the origin (all faces when the tetrahedron is flat).
+static bool solve_tetrahedron(simplex* s) {
+    static const int faces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+    tc_vec3* w = s->w;
+    tc_real vol = tc_v3_dot(tc_v3_sub(w[1], w[0]), tc_v3_cross(tc_v3_sub(w[2], w[0]), tc_v3_sub(w[3], w[0])));
+    tc_real scale = tc_v3_len2(tc_v3_sub(w[1], w[0])) + tc_v3_len2(tc_v3_sub(w[2], w[0])) + tc_v3_len2(tc_v3_sub(w[3], w[0]));
+    bool flat = fabs(vol) <= 1e-14 * scale * sqrt(scale);
+    tc_real best = DBL_MAX, best_l[4] = {1, 0, 0, 0};
+    bool inside = !flat;
+    for (int f = 0; f < 4 && !flat; ++f) { // C_f: the volume with vertex f replaced by the origin
+        tc_vec3 p[4] = {w[0], w[1], w[2], w[3]};
+        p[f] = tc_v3_zero();
+        tc_real c = tc_v3_dot(tc_v3_sub(p[1], p[0]), tc_v3_cross(tc_v3_sub(p[2], p[0]), tc_v3_sub(p[3], p[0])));
+        s->lambda[f] = c / vol;
+        if (s->lambda[f] < 0) inside = false;
+    }
+    if (inside) return true;
+    for (int f = 0; f < 4; ++f) {
+        if (!flat && s->lambda[f] >= 0) continue; // the face opposite f does not see the origin
+        const int* ix = faces[f];
+        tc_real l3[3];
+        closest_triangle(w[ix[0]], w[ix[1]], w[ix[2]], l3);
+        tc_vec3 v = tc_v3_add(tc_v3_add(tc_v3_scale(w[ix[0]], l3[0]), tc_v3_scale(w[ix[1]], l3[1])), tc_v3_scale(w[ix[2]], l3[2]));
+        tc_real d = tc_v3_len2(v);
+        if (d < best) {
+            best = d;
+            memset(best_l, 0, sizeof best_l);
+            for (int k = 0; k < 3; ++k) best_l[ix[k]] = l3[k];
+        }
+    }
+    memcpy(s->lambda, best_l, sizeof best_l);
+    return false;
+}
+
+// Reduces s to the sub-simplex nearest the origin; returns true when the origin is inside.
+static bool solve_simplex(simplex* s, tc_vec3* v) {
+    bool inside = false;
+    if (s->n == 1) s->lambda[0] = 1;
+    else if (s->n == 2) solve_segment(s);
+    else if (s->n == 3) solve_triangle(s);
+    else inside = solve_tetrahedron(s);
+    if (!inside) compact(s);
+    *v = combine(s->w, s->lambda, s->n);
+    return inside;
+}
+
+static bool already_in(const simplex* s, tc_vec3 w, tc_real eps2) {
+    for (int i = 0; i < s->n; ++i)
+        if (tc_v3_len2(tc_v3_sub(s->w[i], w)) <= eps2) return true;
+    return false;
+}
+
+tc_gjk_result tc_gjk_distance(const tc_convex* A, const tc_convex* B) {
+    tc_gjk_result r = {0};
+    simplex s = {0};
+    tc_vec3 v = tc_v3_sub(A->points[0], B->points[0]);
+    tc_real scale = tc_v3_len2(tc_v3_sub(A->center, B->center)) + 1e-30;
+    for (int i = 0; i < A->count; ++i) scale = fmax(scale, tc_v3_len2(tc_v3_sub(A->points[i], A->center)));
+    tc_real prev = DBL_MAX;
+    r.status = TC_GJK_NOT_CONVERGED;
+    for (r.iterations = 0; r.iterations < 64; ++r.iterations) {
+        tc_vec3 a = tc_convex_support(A, tc_v3_neg(v), false), b = tc_convex_support(B, v, false);
+        tc_vec3 w = tc_v3_sub(a, b);
+        tc_real vv = tc_v3_len2(v);
+        if (vv - tc_v3_dot(v, w) <= 1e-12 * vv || already_in(&s, w, 1e-20 * scale)) {
+            if (s.n == 0) s.w[0] = w, s.a[0] = a, s.b[0] = b, s.lambda[0] = 1, s.n = 1; // converged at once
+            r.status = TC_GJK_SEPARATED;
+            break;
+        }
+        s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
+        tc_vec3 nv;
+        bool inside = solve_simplex(&s, &nv);
+        if (inside || tc_v3_len2(nv) <= 1e-20 * scale) {
+            r.status = TC_GJK_OVERLAP;
+            break;
+        }
+        if (tc_v3_len2(nv) >= prev * (1 - 1e-12) && tc_v3_len2(nv) >= vv) { // stall: keep the previous answer
+            r.status = TC_GJK_SEPARATED;
+            break;
+        }
+        prev = tc_v3_len2(nv);
+        v = nv;
+    }
+    if (r.status == TC_GJK_NOT_CONVERGED) r.status = TC_GJK_SEPARATED; // best estimate so far
+    if (r.status == TC_GJK_OVERLAP) {
+        r.cores_overlap = true;
+        r.distance = -(A->radius + B->radius);
+        return r;
+    }
+    tc_vec3 pa = combine(s.a, s.lambda, s.n), pb = combine(s.b, s.lambda, s.n);
+    tc_real core = tc_v3_dist(pa, pb);
+    r.normal = core > 0 ? tc_v3_scale(tc_v3_sub(pb, pa), 1.0 / core) : tc_v3(0, 0, 1);
+    r.distance = core - A->radius - B->radius;
+    r.point_a = tc_v3_madd(pa, A->radius, r.normal);
+    r.point_b = tc_v3_madd(pb, -B->radius, r.normal);
+    return r;
+}
+
+bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real* lambda_out, tc_vec3* normal,
+                     tc_vec3* a_star, tc_vec3* b_star) {
+    // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
+    simplex s = {0};
+    tc_real lambda = 0;
+    tc_vec3 x = q, n = tc_v3_zero();
+    tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
+    tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
+    for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
+        tc_vec3 a = tc_convex_support(A, v, true), b = tc_convex_support(B, tc_v3_neg(v), true);
+        tc_vec3 p = tc_v3_sub(a, b), w = tc_v3_sub(x, p);
+        tc_real vw = tc_v3_dot(v, w);
+        if (vw > 0) {
+            tc_real vr = tc_v3_dot(v, ray);
+            if (vr >= 0) return false;
+            tc_real step = -vw / vr;
+            lambda += step;
+            x = tc_v3_madd(q, lambda, ray);
+            n = v;
+            for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
+            w = tc_v3_sub(x, p);
+        }
+        if (already_in(&s, w, 1e-24 * scale)) break; // no progress possible: converged
+        s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
+        if (solve_simplex(&s, &v)) break; // x on the surface within round-off
+    }
+    tc_real nl = tc_v3_len(n);
+    if (!(nl > 0)) return false; // started inside
+    *lambda_out = lambda;
+    *normal = tc_v3_scale(n, 1.0 / nl);
+    if (a_star) *a_star = combine(s.a, s.lambda, s.n);
+    if (b_star) *b_star = combine(s.b, s.lambda, s.n);
+    return true;
+}
+
+tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {
+    tc_growth_result g = {0};
+    tc_vec3 c = tc_v3_sub(A->center, B->center);
+    tc_real len = tc_v3_len(c);
+    tc_real L = 1e-9; // size scale for the tolerances
+    for (int i = 0; i < A->count; ++i) L = fmax(L, tc_v3_dist(A->points[i], A->center));
+    L += A->radius + B->radius;
+    if (len < 1e-9 * L) { // coincident centers: grow along the fallback direction
+        tc_real fl = tc_v3_len(fallback_dir);
+        c = fl > 0 ? tc_v3_scale(fallback_dir, -1e-6 * L / fl) : tc_v3(0, 0, -1e-6 * L);
+        len = tc_v3_len(c);
+    }
+    tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
+    // support of D = A - B in -chat: sigma = h_D(-chat)
+    tc_vec3 sd = tc_v3_sub(tc_convex_support(A, tc_v3_neg(chat), true), tc_convex_support(B, chat, true));
+    tc_real sigma = -tc_v3_dot(chat, sd);
+    tc_real ts = -(sigma + 0.01 * L) / len;
+    tc_vec3 q = tc_v3_scale(c, ts);
+    tc_real hit;
+    tc_vec3 n, as, bs;
+    if (!tc_gjk_ray_cast(A, B, q, c, &hit, &n, &as, &bs)) return g;
+    tc_real tmin = ts + hit;
+    g.ok = true;
+    g.alpha = 1.0 / (1.0 - tmin);
+    g.normal = n;
+    g.depth = tc_v3_dot(n, tc_v3_sub(tc_convex_support(A, n, true), tc_convex_support(B, tc_v3_neg(n), true)));
+    g.point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(as, A->center), g.alpha));
+    return g;
+}

@@ -1,0 +1,52 @@
+// GJK on support maps (ALGORITHMS §1): distance and witnesses, ray cast on the Minkowski
+// difference, and the growth distance GJK-GD of seed 004 (contact normal of overlapping pairs).
+#ifndef TC_GJK_H
+#define TC_GJK_H
+
+#include "tactus/types.h"
+
+/// A convex set given by its support map: the hull of `points` (world frame, count >= 1)
+/// swept by a sphere of `radius`; `center` is a strictly interior point (contraction point).
+typedef struct tc_convex {
+    const tc_vec3* points;
+    int count;
+    tc_real radius;
+    tc_vec3 center;
+} tc_convex;
+
+/// Support point in direction d, including the radius when `with_radius`.
+tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius);
+
+typedef enum tc_gjk_status { TC_GJK_SEPARATED, TC_GJK_OVERLAP, TC_GJK_NOT_CONVERGED } tc_gjk_status;
+
+typedef struct tc_gjk_result {
+    tc_gjk_status status;
+    tc_real distance;    ///< m, between the full sets (radii subtracted); <= 0 when overlapping cores+radii
+    tc_vec3 point_a;     ///< witness on A's surface (separated) — world
+    tc_vec3 point_b;     ///< witness on B's surface
+    tc_vec3 normal;      ///< unit, from A to B (separated only)
+    int iterations;
+    bool cores_overlap;  ///< the radius-free cores intersect
+} tc_gjk_result;
+
+/// Distance between two convex sets (ALGORITHMS §1.1, Voronoi-region simplex solver).
+tc_gjk_result tc_gjk_distance(const tc_convex* a, const tc_convex* b);
+
+/// First hit of q + lambda r (lambda >= 0) on D = A (-) B (full supports). Returns false on a miss
+/// or when q is inside D. On a hit writes lambda, the outward normal of D there (unit) and the
+/// witnesses a*, b* (a* - b* = hit point).
+bool tc_gjk_ray_cast(const tc_convex* a, const tc_convex* b, tc_vec3 q, tc_vec3 r, tc_real* lambda, tc_vec3* normal,
+                     tc_vec3* a_star, tc_vec3* b_star);
+
+typedef struct tc_growth_result {
+    bool ok;
+    tc_real alpha;     ///< growth distance: < 1 overlapping, 1 touching, > 1 separated
+    tc_vec3 normal;    ///< unit, from A to B
+    tc_real depth;     ///< m, overlap along the normal h_D(n) (negative = separation)
+    tc_vec3 point;     ///< contact point of the grown/contracted bodies
+} tc_growth_result;
+
+/// Growth distance by contraction about each set's center (seed 004 eq. 1-2, ALGORITHMS §1.4).
+/// `fallback_dir` is used when the centers coincide.
+tc_growth_result tc_growth_distance(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir);
+#endif

@@ -1,0 +1,413 @@
+// Contact surface between two point bodies (seed 000 §6-7): colliding surfels are moved onto
+// F(x) = E_A f_A(x) - E_B f_B(x) = 0 by Brent's method along the segment to their projection on
+// the other surface, the samples are relaxed and resampled, and penalty forces per sample,
+// scaled by area share, are distributed to the phyxels with the poly6 kernel.
+#include "contact/surfel_contact.h"
+#include "contact/brent.h"
+
+void tc_surfel_contact_free(tc_surfel_contact* c) {
+    tc_array_free(&c->points);
+    tc_array_free(&c->normals);
+    tc_array_free(&c->forces);
+    tc_array_free(&c->nearest_a);
+    tc_array_free(&c->nearest_b);
+    tc_array_free(&c->depth);
+}
+
+static tc_real eval_f(const tc_points_body* b, tc_vec3 x, tc_vec3* n) { return tc_surfel_surface_eval(&b->surface, x, n); }
+
+tc_real tc_contact_surface_function(const tc_points_body* A, const tc_points_body* B, tc_vec3 x) {
+    tc_real fa = eval_f(A, x, NULL), fb = eval_f(B, x, NULL);
+    if (fa >= 1e299 || fb >= 1e299) return NAN;
+    return A->mat.youngs * fa - B->mat.youngs * fb;
+}
+
+typedef struct segment_ctx {
+    const tc_points_body *A, *B;
+    tc_vec3 from, to;
+    tc_real last_t, last_fa, last_fb; ///< the latest evaluation, reused for the inside test
+} segment_ctx;
+
+static tc_real segment_g(tc_real t, void* ctx) {
+    segment_ctx* s = ctx;
+    tc_vec3 x = tc_v3_lerp(s->from, s->to, t);
+    s->last_t = t;
+    s->last_fa = eval_f(s->A, x, NULL);
+    s->last_fb = eval_f(s->B, x, NULL);
+    if (s->last_fa >= 1e299 || s->last_fb >= 1e299) return NAN;
+    return s->A->mat.youngs * s->last_fa - s->B->mat.youngs * s->last_fb;
+}
+
+// Both surfaces within a small tolerance of containing x (on Phi both f are <= 0).
+static bool inside_both(const tc_points_body* A, const tc_points_body* B, tc_vec3 x) {
+    tc_real fa = eval_f(A, x, NULL), fb = eval_f(B, x, NULL);
+    tc_real tol = 1e-3 * fmin(A->surface.h, B->surface.h);
+    return fa <= tol && fb <= tol;
+}
+
+// Projection on `other` starting from s where f_other(s) = f, n_other(s) = n are known;
+// returns the residual f at the projection through *f_end.
+static bool project_from(const tc_points_body* other, tc_vec3 s, tc_real f, tc_vec3 n, tc_vec3* proj, tc_real* f_end) {
+    for (int it = 0; it < 20; ++it) {
+        s = tc_v3_madd(s, -f, n);
+        f = eval_f(other, s, &n);
+        if (f >= 1e299) return false;
+        if (fabs(f) < 1e-6 * other->surface.h) break;
+    }
+    *proj = s;
+    *f_end = f;
+    return true;
+}
+
+// Surfel k of `self` inside `other` (f_other(s) = f < 0, normal n): root of F on
+// [s, projection of s on other's surface] by Brent.
+static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
+                        int k, tc_real f, tc_vec3 n, tc_vec3* out) {
+    tc_vec3 s = self->s[k], proj;
+    tc_real f_proj;
+    if (!project_from(other, s, f, n, &proj, &f_proj)) return false;
+    tc_real len = tc_v3_dist(s, proj);
+    if (len < 1e-12) { *out = s; return true; }
+    tc_real fs_self = eval_f(self, s, NULL), fp_self = eval_f(self, proj, NULL);
+    if (fs_self >= 1e299 || fp_self >= 1e299) return false;
+    bool self_is_a = self == A;
+    tc_real e_self = self->mat.youngs, e_other = other->mat.youngs, sign = self_is_a ? 1 : -1;
+    tc_real g0 = sign * (e_self * fs_self - e_other * f), g1 = sign * (e_self * fp_self - e_other * f_proj);
+    segment_ctx ctx = {A, B, s, proj, -1, 0, 0};
+    tc_real t, h = fmin(A->surface.h, B->surface.h);
+    if (!tc_brent_known(segment_g, &ctx, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
+    *out = tc_v3_lerp(s, proj, t);
+    if (ctx.last_t != t) return inside_both(A, B, *out);
+    tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
+    return ctx.last_fa <= tol && ctx.last_fb <= tol;
+}
+
+// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
+// answers whether the point is inside both bodies.
+static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x) {
+    tc_real tol = 1e-3 * fmin(A->surface.h, B->surface.h);
+    for (int it = 0; it < 4; ++it) {
+        tc_vec3 na, nb;
+        tc_real fa = eval_f(A, *x, &na), fb = eval_f(B, *x, &nb);
+        if (fa >= 1e299 || fb >= 1e299) return false;
+        tc_real F = A->mat.youngs * fa - B->mat.youngs * fb;
+        tc_vec3 g = tc_v3_sub(tc_v3_scale(na, A->mat.youngs), tc_v3_scale(nb, B->mat.youngs));
+        tc_real g2 = tc_v3_len2(g);
+        if (!(g2 > 0)) return false;
+        tc_real step = F / g2;
+        *x = tc_v3_madd(*x, -step, g);
+        // Converged: the step is tiny, so the values just computed hold at the new x.
+        if (fabs(step) * sqrt(g2) < 1e-4 * A->surface.h) return fa <= tol && fb <= tol;
+    }
+    return inside_both(A, B, *x);
+}
+
+typedef TC_ARRAY(tc_vec3) vec3_array;
+
+static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations) {
+    tc_point_grid grid = {0};
+    int* near = NULL;
+    int cap = 0;
+    tc_vec3* moved = tc_alloc((size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+    for (int it = 0; it < iterations; ++it) {
+        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
+        for (int i = 0; i < pts->count; ++i) {
+            tc_vec3 push = tc_v3_zero();
+            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], spacing, &near, &cap);
+            for (int q = 0; q < n; ++q) {
+                tc_vec3 d = tc_v3_sub(pts->data[i], pts->data[near[q]]);
+                tc_real len = tc_v3_len(d);
+                if (near[q] == i || len < 1e-12) continue;
+                push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
+            }
+            moved[i] = tc_v3_add(pts->data[i], push);
+        }
+        int w = 0;
+        for (int i = 0; i < pts->count; ++i)
+            if (reproject(A, B, &moved[i])) pts->data[w++] = moved[i];
+        pts->count = w;
+    }
+    tc_point_grid_free(&grid);
+    if (near) tc_free(near, (size_t)cap * sizeof(int));
+    tc_free(moved, (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+}
+
+// Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
+// midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
+static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing) {
+    tc_point_grid grid = {0};
+    int* near = NULL;
+    int cap = 0;
+    tc_point_grid_build(&grid, pts->data, pts->count, spacing);
+    uint8_t* keep = tc_calloc((size_t)(pts->count > 0 ? pts->count : 1), 1);
+    for (int i = 0; i < pts->count; ++i) {
+        keep[i] = 1;
+        int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 0.5 * spacing, &near, &cap);
+        for (int q = 0; q < n; ++q)
+            if (near[q] < i && keep[near[q]]) { keep[i] = 0; break; }
+    }
+    int w = 0, old_count = pts->count;
+    for (int i = 0; i < pts->count; ++i)
+        if (keep[i]) pts->data[w++] = pts->data[i];
+    pts->count = w;
+    tc_free(keep, (size_t)(old_count > 0 ? old_count : 1));
+    vec3_array cand = {0};
+    tc_point_grid cgrid = {0};
+    for (int pass = 0; pass < 2; ++pass) {
+        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
+        cand.count = 0;
+        for (int i = 0; i < pts->count; ++i) {
+            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 2.2 * spacing, &near, &cap);
+            for (int q = 0; q < n; ++q) {
+                int j = near[q];
+                if (j <= i || tc_v3_dist(pts->data[i], pts->data[j]) < 1.5 * spacing) continue;
+                tc_vec3 mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
+                if (tc_point_grid_nearest(&grid, pts->data, mid, 0.75 * spacing) < 0) tc_array_push(&cand, mid);
+            }
+        }
+        // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
+        tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
+        uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
+        for (int c = 0; c < cand.count; ++c) {
+            int n = tc_point_grid_query(&cgrid, cand.data, cand.data[c], 0.75 * spacing, &near, &cap);
+            bool clash = false;
+            for (int q = 0; q < n && !clash; ++q) clash = near[q] < c && taken[near[q]];
+            if (clash) continue;
+            taken[c] = 1;
+            tc_vec3 mid = cand.data[c];
+            if (reproject(A, B, &mid)) tc_array_push(pts, mid);
+        }
+        tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
+    }
+    tc_point_grid_free(&cgrid);
+    tc_array_free(&cand);
+    tc_point_grid_free(&grid);
+    if (near) tc_free(near, (size_t)cap * sizeof(int));
+}
+
+// A point more than 3h from every surfel of b but within a phyxel radius of one of its
+// phyxels is deep inside b (the MLS surface does not reach there).
+static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
+    for (int i = 0; i < b->np; ++i)
+        if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) return true;
+    return false;
+}
+
+int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
+    out->points.count = out->normals.count = out->forces.count = out->depth.count = 0;
+    out->nearest_a.count = out->nearest_b.count = 0;
+    out->colliding_a = out->colliding_b = 0;
+    out->total_a = tc_v3_zero();
+    vec3_array pts = {0};
+    tc_points_body* side[2] = {A, B};
+    for (int s = 0; s < 2; ++s) {
+        tc_points_body *self = side[s], *other = side[1 - s];
+        for (int k = 0; k < self->ns; ++k) {
+            tc_vec3 x, n;
+            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
+            tc_real f = eval_f(other, self->s[k], &n);
+            if (f >= 1e299 && deep_inside(other, self->s[k])) { // beyond the MLS reach: hidden, no sample
+                self->surfel_colliding[k] = 1;
+                if (s == 0) out->colliding_a++; else out->colliding_b++;
+                continue;
+            }
+            if (!(f < 0)) continue;
+            self->surfel_colliding[k] = 1;
+            if (s == 0) out->colliding_a++; else out->colliding_b++;
+            if (seed_sample(A, B, self, other, k, f, n, &x)) tc_array_push(&pts, x);
+        }
+    }
+    if (pts.count > 0) {
+        resample(A, B, &pts, p->spacing);
+        relax(A, B, &pts, p->spacing, p->relax_iterations);
+    }
+    tc_surfel_surface phi = {0};
+    tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
+    for (int i = 0; i < pts.count; ++i) {
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n;
+        tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
+        tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
+        tc_vec3 ref = tc_v3_normalize(tc_v3_sub(na, nb));
+        if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
+        tc_array_push(&out->points, pts.data[i]);
+        tc_array_push(&out->normals, n);
+    }
+    tc_surfel_surface_free(&phi);
+    tc_array_free(&pts);
+    return out->points.count;
+}
+
+tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k) {
+    enum { KMAX = 16 };
+    tc_real best[KMAX];
+    int n = 0;
+    if (k > KMAX) k = KMAX;
+    // Search a growing ball until k others are found (or the set is exhausted).
+    for (tc_real r = grid->cell; n < k; r *= 2) {
+        int lo[3], hi[3];
+        n = 0;
+        if (tc_point_grid_range(grid, pts[i], r, lo, hi))
+            for (int cz = lo[2]; cz <= hi[2]; ++cz)
+                for (int cy = lo[1]; cy <= hi[1]; ++cy)
+                    for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                        int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                        for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
+                            int j = grid->items[t];
+                            tc_real d = tc_v3_dist(pts[i], pts[j]);
+                            if (j == i || d > r) continue;
+                            int pos = n < k ? n++ : k;
+                            if (pos == k && d >= best[k - 1]) continue;
+                            if (pos == k) pos = k - 1;
+                            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+                            best[pos] = d;
+                        }
+                    }
+        if (n >= count - 1) break;
+    }
+    if (n == 0) return 0;
+    tc_real rk = best[n - 1];
+    // Boundary correction: at the rim of the patch the k neighbours fill only part of the disc
+    // of radius r_k (half of it on a straight edge, where their centroid sits 4 r_k / (3 pi)
+    // inside). Estimating the covered fraction from the centroid offset keeps the rim samples
+    // from claiming area outside the patch, so the total area is sampling independent.
+    tc_vec3 centroid = tc_v3_zero();
+    int used = 0;
+    int lo[3], hi[3];
+    if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy)
+                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                    int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                    for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
+                        int j = grid->items[t];
+                        if (j == i || tc_v3_dist(pts[i], pts[j]) > rk * 1.000001) continue;
+                        centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
+                        used++;
+                    }
+                }
+    tc_real offset = used ? tc_v3_len(centroid) / used : 0;
+    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    return n / (covered * TC_PI * rk * rk);
+}
+
+static tc_vec3 unit_or_zero(tc_vec3 v) {
+    tc_real l = tc_v3_len(v);
+    return l > 1e-15 ? tc_v3_scale(v, 1 / l) : tc_v3_zero();
+}
+
+// Penalty + damping + Coulomb friction on one side (seed 000 §7), d from the sample to the
+// nearest original surfel, vrel = velocity of this side minus the other side.
+static tc_vec3 side_force(tc_vec3 d, tc_vec3 vrel, const tc_surfel_contact_params* p) {
+    tc_vec3 dh = unit_or_zero(d);
+    tc_vec3 pen = tc_v3_neg(tc_v3_add(tc_v3_scale(d, p->stiffness), tc_v3_scale(dh, p->damping * tc_v3_dot(vrel, dh))));
+    tc_vec3 vper = tc_v3_madd(vrel, -tc_v3_dot(vrel, dh), dh);
+    tc_real vl = tc_v3_len(vper);
+    tc_vec3 vhat = tc_v3_scale(vper, 1 / fmax(vl, 1e-4)); // regularised below 1e-4 m/s
+    return tc_v3_madd(pen, -p->friction * tc_v3_len(pen), vhat);
+}
+
+void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c) {
+    tc_point_grid grid = {0};
+    tc_point_grid_build(&grid, c->points.data, c->points.count, p->spacing);
+    c->forces.count = c->depth.count = c->nearest_a.count = c->nearest_b.count = 0;
+    c->total_a = tc_v3_zero();
+    tc_real reach = 10 * fmax(A->surface.h, B->surface.h);
+    for (int i = 0; i < c->points.count; ++i) {
+        tc_vec3 x = c->points.data[i], n = c->normals.data[i];
+        int sa = tc_point_grid_nearest(&A->surface.grid, A->s, x, reach);
+        int sb = tc_point_grid_nearest(&B->surface.grid, B->s, x, reach);
+        tc_vec3 f = tc_v3_zero();
+        tc_real depth = 0;
+        if (sa >= 0 && sb >= 0) {
+            tc_vec3 d1 = tc_v3_sub(A->s[sa], x), d2 = tc_v3_sub(B->s[sb], x);
+            tc_vec3 vrel = tc_v3_sub(A->sv[sa], B->sv[sb]);
+            tc_vec3 f1 = side_force(d1, vrel, p), f2 = side_force(d2, tc_v3_neg(vrel), p);
+            f = tc_v3_scale(tc_v3_sub(f1, f2), 0.5);
+            // Contacts push apart: a net pull (damping overshoot) is dropped with its friction.
+            if (tc_v3_dot(f, n) > 0) f = tc_v3_zero();
+            depth = tc_v3_len(d1) + tc_v3_len(d2);
+            // A sparse patch (a few samples) would claim the area of the whole k-NN disc: no
+            // sample represents more than (2 spacing)^2.
+            tc_real rho = fmax(tc_surfel_contact_density(c->points.data, c->points.count, &grid, i, 6), 0.25 / (p->spacing * p->spacing));
+            f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
+        }
+        tc_array_push(&c->forces, f);
+        tc_array_push(&c->depth, depth);
+        tc_array_push(&c->nearest_a, sa);
+        tc_array_push(&c->nearest_b, sb);
+        c->total_a = tc_v3_add(c->total_a, f);
+    }
+    tc_point_grid_free(&grid);
+}
+
+// Mean phyxel spacing (m): the thickness of the layer of phyxels that first feels a contact.
+static tc_real layer_thickness(const tc_points_body* b) {
+    tc_real s = 0;
+    for (int i = 0; i < b->np; ++i) s += b->rbar[i];
+    return s / b->np;
+}
+
+tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h) {
+    tc_surfel_contact_params p;
+    tc_real omega = 2 * TC_PI * w->def.penalty_hertz, zeta = w->def.penalty_damping_ratio;
+    // k = rho L omega^2 makes the layer of phyxels (thickness L) under the contact oscillate at
+    // penalty_hertz: stable with the world's sub-step and independent of the surfel sampling.
+    tc_real rl = fmin(A->mat.density * layer_thickness(A), B->mat.density * layer_thickness(B));
+    p.stiffness = rl * omega * omega;
+    if (A->contact_stiffness > 0) p.stiffness = A->contact_stiffness;
+    if (B->contact_stiffness > 0) p.stiffness = fmin(p.stiffness, B->contact_stiffness);
+    // The forces stay constant over a sub-step h: an explicit damper overshoots (reverses the
+    // approach velocity) when 2 zeta omega h > 1, so the ratio is capped there.
+    tc_real omega_eff = sqrt(p.stiffness / rl);
+    if (h > 0) zeta = fmin(zeta, 0.5 / (omega_eff * h));
+    p.damping = 2 * zeta * sqrt(p.stiffness * rl);
+    p.friction = sqrt(A->surface_material.friction * B->surface_material.friction);
+    p.spacing = fmin(A->resample_spacing, B->resample_spacing);
+    p.relax_iterations = 1;
+    p.seed_density_scaling = A->seed_density_scaling || B->seed_density_scaling;
+    return p;
+}
+
+static void record(tc_world* w, tc_points_body* A, tc_points_body* B, const tc_surfel_contact* c) {
+    for (int i = 0; i < c->points.count; ++i) {
+        tc_vec3 n = c->normals.data[i], fb = tc_v3_neg(c->forces.data[i]);
+        tc_real fn = tc_v3_dot(fb, n);
+        tc_contact rec = {tc_world_slot_id(w, A->slot), tc_world_slot_id(w, B->slot), c->nearest_a.data[i], c->nearest_b.data[i],
+                          c->points.data[i], n, -c->depth.data[i], fn, tc_v3_madd(fb, -fn, n), 0};
+        tc_world_add_contact(w, &rec);
+    }
+}
+
+static void store_drawn_surface(tc_points_body* b, const tc_surfel_contact* c, bool flip) {
+    for (int i = 0; i < c->points.count; ++i) {
+        tc_array_push(&b->contact_points, c->points.data[i]);
+        tc_array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
+    }
+}
+
+void tc_surfel_contact_collide(tc_world* w, tc_real h) {
+    tc_points_store* s = tc_points_store_of(w);
+    bool last = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
+    for (int i = 0; i < s->bodies.count; ++i) {
+        tc_points_body* b = s->bodies.data[i];
+        b->contact_points.count = b->contact_normals.count = 0;
+        memset(b->surfel_colliding, 0, (size_t)b->ns);
+    }
+    tc_surfel_contact c = {0};
+    for (int i = 0; i < s->bodies.count; ++i)
+        for (int j = i + 1; j < s->bodies.count; ++j) {
+            tc_points_body *A = s->bodies.data[i], *B = s->bodies.data[j];
+            if (!tc_aabb_overlap(A->aabb, B->aabb)) continue;
+            tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, h);
+            if (tc_surfel_contact_surface(A, B, &p, &c) == 0) continue;
+            tc_surfel_contact_forces(A, B, &p, &c);
+            for (int k = 0; k < c.points.count; ++k) {
+                tc_points_distribute_force(A, c.points.data[k], c.forces.data[k]);
+                tc_points_distribute_force(B, c.points.data[k], tc_v3_neg(c.forces.data[k]));
+            }
+            store_drawn_surface(A, &c, false);
+            store_drawn_surface(B, &c, true);
+            if (last) record(w, A, B, &c);
+        }
+    tc_surfel_contact_free(&c);
+}

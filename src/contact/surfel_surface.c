@@ -1,0 +1,330 @@
+// Uniform point grid and the MLS point-set surface (Alexa & Adamson form, seed 000 §4.1).
+#include "contact/surfel_surface.h"
+#include "math/eigen.h"
+
+// Cell coordinate of a real offset, clamped to [0, n - 1]; NaN maps to 0 (no UB cast).
+static int cell_of_real(tc_real v, int n) {
+    if (!(v >= 0)) return 0;
+    if (v >= n - 1) return n - 1;
+    return (int)v;
+}
+
+bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
+    tc_point_grid_free(g);
+    tc_aabb box = tc_aabb_empty();
+    for (int i = 0; i < count; ++i) box = tc_aabb_add_point(box, p[i]);
+    if (count == 0) box.lo = box.hi = tc_v3_zero();
+    tc_vec3 ext = tc_v3_sub(box.hi, box.lo);
+    // Keep the cell count proportional to the point count (bounded memory for sparse sets).
+    for (;;) {
+        double cells = 1;
+        for (int k = 0; k < 3; ++k) cells *= floor(tc_v3_get(ext, k) / cell) + 1;
+        if (!(cells > 4.0 * count + 64)) break; // also stops on a non-finite extent
+        cell *= 1.5;
+    }
+    g->origin = box.lo;
+    g->cell = cell;
+    g->cell_count = 1;
+    for (int k = 0; k < 3; ++k) {
+        tc_real n = floor(tc_v3_get(ext, k) / cell) + 1;
+        g->dims[k] = n >= 1 && n < 1e6 ? (int)n : 1;
+        g->cell_count *= g->dims[k];
+    }
+    g->item_count = count;
+    g->start = tc_calloc((size_t)g->cell_count + 1, sizeof(int));
+    g->items = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    int* cell_of = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
+    if (!g->start || !g->items || !cell_of) {
+        tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+        return false;
+    }
+    for (int i = 0; i < count; ++i) {
+        int c[3];
+        for (int k = 0; k < 3; ++k)
+            c[k] = cell_of_real(floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), g->dims[k]);
+        cell_of[i] = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+        g->start[cell_of[i] + 1]++;
+    }
+    for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];
+    int* fill = tc_alloc((size_t)g->cell_count * sizeof(int));
+    memcpy(fill, g->start, (size_t)g->cell_count * sizeof(int));
+    for (int i = 0; i < count; ++i) g->items[fill[cell_of[i]]++] = i; // index order within a cell
+    tc_free(fill, (size_t)g->cell_count * sizeof(int));
+    tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+    return true;
+}
+
+void tc_point_grid_free(tc_point_grid* g) {
+    if (g->start) tc_free(g->start, ((size_t)g->cell_count + 1) * sizeof(int));
+    if (g->items) tc_free(g->items, (size_t)(g->item_count > 0 ? g->item_count : 1) * sizeof(int));
+    g->start = g->items = NULL;
+    g->cell_count = g->item_count = 0;
+}
+
+bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]) {
+    if (!g->start) return false;
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
+        tc_real a = floor((xk - r - o) / g->cell), b = floor((xk + r - o) / g->cell);
+        if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
+        lo[k] = (int)fmax(a, 0);
+        hi[k] = (int)fmin(b, g->dims[k] - 1);
+    }
+    return true;
+}
+
+int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity) {
+    int lo[3], hi[3], n = 0;
+    if (!tc_point_grid_range(g, x, r, lo, hi)) return 0;
+    tc_real r2 = r * r;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    int i = g->items[t];
+                    if (tc_v3_len2(tc_v3_sub(p[i], x)) > r2) continue;
+                    if (n >= *capacity) {
+                        int nc = *capacity ? 2 * *capacity : 64;
+                        *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                        *capacity = nc;
+                    }
+                    (*out)[n++] = i;
+                }
+            }
+    return n;
+}
+
+int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
+    // Grow the search ball ring by ring so the common case touches few cells.
+    for (tc_real r = fmin(g->cell, max_r);; r = fmin(2 * r, max_r)) {
+        int lo[3], hi[3], best = -1;
+        tc_real best_d2 = r * r;
+        if (tc_point_grid_range(g, x, r, lo, hi)) {
+            for (int cz = lo[2]; cz <= hi[2]; ++cz)
+                for (int cy = lo[1]; cy <= hi[1]; ++cy)
+                    for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                        int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                        for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                            tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
+                            if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
+                                best_d2 = d2;
+                                best = g->items[t];
+                            }
+                        }
+                    }
+        }
+        if (best >= 0 || r >= max_r) return best;
+    }
+}
+
+bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h) {
+    S->s = s;
+    S->n = n;
+    S->count = count;
+    S->h = h;
+    return tc_point_grid_build(&S->grid, s, count, 3 * h);
+}
+
+void tc_surfel_surface_free(tc_surfel_surface* S) { tc_point_grid_free(&S->grid); }
+
+// Weighted centroid and normal sums around x; returns the weight sum.
+static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
+    int lo[3], hi[3];
+    tc_real wsum = 0, cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    *a = *nsum = tc_v3_zero();
+    if (!tc_point_grid_range(&S->grid, x, 3 * S->h, lo, hi)) return 0;
+    const tc_point_grid* g = &S->grid;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    int k = g->items[t];
+                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
+                    if (d2 > cut2) continue;
+                    tc_real th = exp(-d2 * inv_h2);
+                    wsum += th;
+                    *a = tc_v3_madd(*a, th, S->s[k]);
+                    *nsum = tc_v3_madd(*nsum, th, S->n[k]);
+                }
+            }
+    if (wsum > 0) *a = tc_v3_scale(*a, 1.0 / wsum);
+    return wsum;
+}
+
+// Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
+static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
+    tc_real L[6][6] = {{0}};
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j <= i; ++j) {
+            tc_real sum = M[i][j];
+            for (int k = 0; k < j; ++k) sum -= L[i][k] * L[j][k];
+            if (i == j) {
+                if (!(sum > 1e-14 * M[0][0])) return false;
+                L[i][i] = sqrt(sum);
+            } else
+                L[i][j] = sum / L[j][j];
+        }
+    tc_real y[6];
+    for (int i = 0; i < 6; ++i) {
+        y[i] = r[i];
+        for (int k = 0; k < i; ++k) y[i] -= L[i][k] * y[k];
+        y[i] /= L[i][i];
+    }
+    for (int i = 5; i >= 0; --i) {
+        c[i] = y[i];
+        for (int k = i + 1; k < 6; ++k) c[i] -= L[k][i] * c[k];
+        c[i] /= L[i][i];
+    }
+    return true;
+}
+
+enum { GATHER_MAX = 512 };
+
+// The surfels within 3h of x with their Gaussian weights (at most GATHER_MAX, nearest kept
+// by grid order; 3h holds ~60 surfels at the recommended h).
+typedef struct gather { int count; int idx[GATHER_MAX]; tc_real w[GATHER_MAX]; } gather;
+
+static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    int lo[3], hi[3];
+    g->count = 0;
+    const tc_point_grid* grid = &S->grid;
+    if (!tc_point_grid_range(grid, x, 3 * S->h, lo, hi)) return;
+    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                for (int t = grid->start[c]; t < grid->start[c + 1] && g->count < GATHER_MAX; ++t) {
+                    int k = grid->items[t];
+                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
+                    if (d2 > cut2) continue;
+                    g->idx[g->count] = k;
+                    g->w[g->count++] = exp(-d2 * inv_h2);
+                }
+            }
+}
+
+// Height of the weighted quadratic fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2 over the
+// frame (t1, t2, n) at a, evaluated at x's (u, v); returns false when the fit is degenerate.
+// The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
+// the quadratic term removes that bias.
+static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+    if (g->count < 8) return false;
+    tc_vec3 t1, t2;
+    tc_v3_basis(n, &t1, &t2);
+    // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
+    // those (m[i][j]) and the 6 moments of z, then assemble M.
+    tc_real m[5][5] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
+    for (int q = 0; q < g->count; ++q) {
+        tc_vec3 e = tc_v3_sub(S->s[g->idx[q]], a);
+        tc_real th = g->w[q];
+        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n) * th;
+        tc_real pu[5] = {th, th * u, 0, 0, 0};
+        pu[2] = pu[1] * u;
+        pu[3] = pu[2] * u;
+        pu[4] = pu[3] * u;
+        for (int i = 0; i <= 4; ++i) {
+            tc_real t = pu[i];
+            for (int j = 0; i + j <= 4; ++j) {
+                m[i][j] += t;
+                t *= v;
+            }
+        }
+        r[0] += z;
+        r[1] += z * u;
+        r[2] += z * v;
+        r[3] += z * u * u;
+        r[4] += z * u * v;
+        r[5] += z * v * v;
+    }
+    static const int pu_of[6] = {0, 1, 0, 2, 1, 0}, pv_of[6] = {0, 0, 1, 0, 1, 2}; // b = 1, u, v, u², uv, v²
+    tc_real M[6][6];
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) M[i][j] = m[pu_of[i] + pu_of[j]][pv_of[i] + pv_of[j]];
+    if (!solve6(M, r, c)) return false;
+    tc_vec3 e = tc_v3_sub(x, a);
+    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale;
+    *height = c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
+    return isfinite(*height);
+}
+
+tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    gather g;
+    gather_near(S, x, &g);
+    tc_real wsum = 0;
+    tc_vec3 a = tc_v3_zero(), ns = tc_v3_zero();
+    for (int q = 0; q < g.count; ++q) {
+        wsum += g.w[q];
+        a = tc_v3_madd(a, g.w[q], S->s[g.idx[q]]);
+        ns = tc_v3_madd(ns, g.w[q], S->n[g.idx[q]]);
+    }
+    tc_real len = tc_v3_len(ns);
+    if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
+    a = tc_v3_scale(a, 1.0 / wsum);
+    tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
+    if (normal) *normal = n;
+    tc_real height = 0;
+    if (!quadratic_height(S, &g, x, a, n, &height)) height = 0; // plane fit through the centroid
+    return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
+}
+
+bool tc_surfel_surface_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    tc_vec3 a, ns;
+    if (!(weighted_sums(S, x, &a, &ns) > 1e-300) || !(tc_v3_len(ns) > 1e-300)) return false;
+    *normal = tc_v3_normalize(ns);
+    return true;
+}
+
+bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* proj, tc_vec3* normal) {
+    tc_vec3 n = tc_v3_zero();
+    for (int it = 0; it < 20; ++it) {
+        tc_real f = tc_surfel_surface_eval(S, x, &n);
+        if (f >= 1e299) return false;
+        x = tc_v3_madd(x, -f, n);
+        if (fabs(f) < 1e-6 * S->h) break;
+    }
+    *proj = x;
+    if (normal) *normal = n;
+    return true;
+}
+
+bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x) {
+    tc_vec3 p, n;
+    if (!tc_surfel_surface_project(S, x, &p, &n)) return false;
+    tc_vec3 np;
+    if (tc_surfel_surface_eval(S, p, &np) >= 1e299) return false;
+    return tc_v3_dot(tc_v3_sub(x, p), np) < 0;
+}
+
+bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
+    tc_vec3 a, ns;
+    if (!(weighted_sums(S, x, &a, &ns) > 1e-300)) return false;
+    int lo[3], hi[3], used = 0;
+    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    tc_mat3 C = tc_mat3_zero();
+    const tc_point_grid* g = &S->grid;
+    tc_point_grid_range(g, x, 3 * S->h, lo, hi);
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
+                    tc_vec3 d = tc_v3_sub(S->s[g->items[t]], x);
+                    tc_real d2 = tc_v3_len2(d);
+                    if (d2 > cut2) continue;
+                    tc_vec3 e = tc_v3_sub(S->s[g->items[t]], a);
+                    C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), exp(-d2 * inv_h2)));
+                    used++;
+                }
+            }
+    if (used < 3) return false;
+    tc_vec3 values;
+    tc_mat3 V;
+    tc_eigen_sym3(C, &values, &V);
+    tc_vec3 n = tc_mat3_col(V, 0);
+    if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
+    *normal = n;
+    return true;
+}

@@ -1,0 +1,118 @@
+// Internal point-based body store (seed 000): phyxels, surfels, MLS elasticity, plasticity.
+#ifndef TC_POINTS_H
+#define TC_POINTS_H
+
+#include "tactus/points.h"
+#include "world/world_internal.h"
+#include "contact/surfel_surface.h"
+
+/// Poly6 kernel w(r, h) = 315/(64 pi h^9) (h^2 - r^2)^3 for r < h, else 0; takes r^2.
+static inline tc_real tc_poly6(tc_real r2, tc_real h) {
+    tc_real h2 = h * h;
+    if (r2 >= h2) return 0;
+    tc_real d = h2 - r2, h3 = h2 * h;
+    return 315.0 / (64.0 * TC_PI * h3 * h3 * h3) * d * d * d;
+}
+
+/// Material constants shared by every phyxel of a body.
+typedef struct tc_points_material {
+    tc_real lambda, mu;   ///< Pa, Lamé parameters
+    tc_real kv;           ///< Pa, volume term (multiplied by phyxel volume)
+    tc_real youngs;       ///< Pa
+    tc_real density;      ///< kg/m^3
+    tc_real damping;      ///< 1/s
+    tc_real yield, creep, max_plastic;
+} tc_points_material;
+
+typedef struct tc_points_body {
+    int32_t slot;
+    uint32_t mark;            ///< fracture group mark (0 = never split)
+    tc_points_material mat;
+    tc_material surface_material;
+    bool fracture;
+    tc_real fracture_stretch;
+    tc_real contact_stiffness;   ///< N/m^3, 0 = derived
+    tc_real resample_spacing;    ///< m
+    bool seed_density_scaling;
+    tc_real surfel_spacing;      ///< m
+    tc_real min_support;         ///< m, smallest h_i
+    // Phyxels.
+    int np;
+    tc_vec3 *x0, *x, *v, *f_ext;  ///< rest, current, velocity, external force of this sub-step
+    tc_vec3 user_force;           ///< N, spread over the phyxels by mass for the next step
+    tc_real *m, *vol, *h, *rbar;
+    uint8_t* pinned;
+    tc_mat3 *grad_u, *eps_p;      ///< current displacement gradient and plastic strain
+    int* nb_start;                ///< CSR of neighbours: j = nb[nb_start[i] .. nb_start[i+1])
+    int* nb;
+    tc_vec3* nb_d;                ///< d_j = A_i^-1 (w_ij x_ij)
+    tc_real* nb_len0;             ///< rest distance of the pair
+    tc_vec3* dii;                 ///< d_i = -sum_j d_j
+    int nb_count;
+    // Surfels.
+    int ns;
+    tc_vec3 *s0, *n0, *s, *n, *sv;  ///< rest position and normal, current position, normal, velocity
+    tc_real surfel_radius;
+    int* sp_start;                  ///< CSR surfel -> phyxels with normalised weights
+    int* sp;
+    tc_real* sp_w;
+    int sp_count;
+    tc_real total_mass;
+    tc_aabb aabb;
+    tc_surfel_surface surface;      ///< MLS implicit surface over the current surfels
+    // Contact surface of the last collide (drawing and outputs).
+    TC_ARRAY(tc_vec3) contact_points;
+    TC_ARRAY(tc_vec3) contact_normals;
+    uint8_t* surfel_colliding;      ///< 1 when the surfel is replaced by the contact surface
+} tc_points_body;
+
+typedef struct tc_points_store {
+    TC_ARRAY(tc_points_body*) bodies;
+    uint32_t next_mark;
+} tc_points_store;
+
+static inline tc_points_store* tc_points_store_of(const tc_world* w) { return (tc_points_store*)w->stores[TC_BODY_POINTS]; }
+static inline tc_points_body* tc_points_body_at(const tc_world* w, int index) { return tc_points_store_of(w)->bodies.data[index]; }
+
+// ---- MLS elasticity (points_mls.c) ----
+/// Builds the neighbour lists (within h_i at rest, optional group marks) and the d vectors.
+/// Enlarges h_i until the moment matrix is well conditioned. Returns false when a phyxel has fewer
+/// than 4 non-coplanar neighbours even after enlarging (then *bad is its index).
+bool tc_points_build_neighbours(tc_points_body* b, int* bad);
+/// Recomputes the d vectors of phyxel i from its current neighbour list; false if A is singular.
+bool tc_points_compute_d(tc_points_body* b, int i);
+/// grad_u of every phyxel from the current positions.
+void tc_points_compute_gradients(tc_points_body* b);
+/// Adds the elastic and volume forces to f (np entries) and returns the strain energy (J).
+tc_real tc_points_elastic_forces(tc_points_body* b, tc_vec3* f);
+/// Strain energy only (J), from the current grad_u.
+tc_real tc_points_elastic_energy(const tc_points_body* b);
+/// Green strain of a deformation gradient.
+tc_mat3 tc_points_green_strain(tc_mat3 F);
+
+// ---- body lifetime and state (points_body.c, points_integrate.c) ----
+void tc_points_body_free(tc_points_body* b);
+/// Allocates phyxel and surfel arrays for np phyxels and ns surfels (zeroed).
+tc_points_body* tc_points_body_alloc(int np, int ns);
+/// Surfel -> phyxel weight lists from rest positions.
+bool tc_points_build_surfel_weights(tc_points_body* b);
+/// Moves surfels with the phyxel displacement field (first order) and refreshes aabb + surface.
+void tc_points_update_surfels(tc_points_body* b);
+/// Advances the body by h with internal sub-steps bounded by the stability estimate.
+void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
+/// Stable explicit time step (s).
+tc_real tc_points_stable_dt(const tc_points_body* b);
+/// Plastic flow over dt (once per step).
+void tc_points_plasticity(tc_points_body* b, tc_real dt);
+/// Fracture: breaks over-stretched pairs and splits the body into new bodies (world step end).
+void tc_points_fracture(tc_world* w, int index);
+/// Adds the force f at world point p spread with poly6 weights over nearby phyxels (sum kept).
+void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f);
+/// Velocity of surfel k (interpolated from the phyxels).
+tc_vec3 tc_points_surfel_velocity(const tc_points_body* b, int k);
+/// Creates the body record from a validated def (no world registration).
+tc_result tc_points_body_build(const tc_points_body_def* def, tc_points_body** out, tc_error* error);
+/// Adds a built body to the world's store and registers a slot.
+tc_result tc_points_store_insert(tc_world* w, tc_points_body* b, const char* name, void* user_data, tc_body_id* id);
+
+#endif

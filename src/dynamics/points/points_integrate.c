@@ -1,0 +1,346 @@
+// Point body dynamics: surfel update (§7.5), explicit integration with a stability-bounded
+// sub-step, damping, plasticity (§7.4), force distribution and fracture (§7.6).
+#include <stdio.h>
+#include "dynamics/points/points.h"
+#include "math/eigen.h"
+
+void tc_points_update_surfels(tc_points_body* b) {
+    tc_points_compute_gradients(b);
+    for (int k = 0; k < b->ns; ++k) {
+        tc_vec3 u = tc_v3_zero(), v = tc_v3_zero();
+        tc_mat3 G = tc_mat3_zero();
+        for (int t = b->sp_start[k]; t < b->sp_start[k + 1]; ++t) {
+            int i = b->sp[t];
+            tc_real w = b->sp_w[t];
+            tc_vec3 ui = tc_v3_sub(b->x[i], b->x0[i]);
+            tc_vec3 first = tc_v3_add(ui, tc_mat3_mul_v3(b->grad_u[i], tc_v3_sub(b->s0[k], b->x0[i])));
+            u = tc_v3_madd(u, w, first);
+            v = tc_v3_madd(v, w, b->v[i]);
+            G = tc_mat3_add(G, tc_mat3_scale(b->grad_u[i], w));
+        }
+        b->s[k] = tc_v3_add(b->s0[k], u);
+        b->sv[k] = v;
+        tc_mat3 F = tc_mat3_add(tc_mat3_identity(), G);
+        tc_vec3 n = tc_mat3_det(F) > 1e-9 ? tc_mat3_mul_v3(tc_mat3_transpose(tc_mat3_inverse(F)), b->n0[k]) : b->n0[k];
+        b->n[k] = tc_v3_normalize(n);
+    }
+    tc_aabb box = tc_aabb_empty();
+    for (int i = 0; i < b->np; ++i) box = tc_aabb_add_point(box, b->x[i]);
+    for (int k = 0; k < b->ns; ++k) box = tc_aabb_add_point(box, b->s[k]);
+    b->aabb = box;
+    tc_surfel_surface_build(&b->surface, b->s, b->n, b->ns, 1.5 * b->surfel_spacing);
+}
+
+tc_real tc_points_stable_dt(const tc_points_body* b) {
+    tc_real wave = sqrt((b->mat.lambda + 2 * b->mat.mu + b->mat.kv) / b->mat.density);
+    tc_real rmin = INFINITY;
+    for (int i = 0; i < b->np; ++i) rmin = fmin(rmin, b->rbar[i]);
+    tc_real dt = 0.4 * rmin / wave; // CFL on the phyxel spacing (stricter than on the support)
+    if (b->mat.damping > 0) dt = fmin(dt, 0.5 / b->mat.damping);
+    return dt;
+}
+
+// Damping of the relative velocity along each neighbour pair: conserves linear and angular
+// momentum and leaves rigid motion undamped.
+static void pair_damping(const tc_points_body* b, tc_vec3* f) {
+    tc_real c = b->mat.damping;
+    if (c <= 0) return;
+    for (int i = 0; i < b->np; ++i) {
+        int n = b->nb_start[i + 1] - b->nb_start[i];
+        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
+            int j = b->nb[t];
+            tc_vec3 e = tc_v3_sub(b->x[j], b->x[i]);
+            tc_real len = tc_v3_len(e);
+            if (len < 1e-12) continue;
+            e = tc_v3_scale(e, 1 / len);
+            tc_real mbar = b->m[i] * b->m[j] / (b->m[i] + b->m[j]);
+            tc_vec3 fd = tc_v3_scale(e, c * mbar * tc_v3_dot(tc_v3_sub(b->v[j], b->v[i]), e) / n);
+            f[i] = tc_v3_add(f[i], fd);
+            f[j] = tc_v3_sub(f[j], fd);
+        }
+    }
+}
+
+// The St Venant-Kirchhoff tangent stiffness grows with stretch s as (3 s^2 - 1)/2 (uniaxial),
+// so the wave speed of a stretched body exceeds the rest one: factor from the largest stretch.
+static tc_real stiffening_factor(const tc_points_body* b) {
+    tc_real s2 = 1;
+    for (int i = 0; i < b->np; ++i) {
+        tc_mat3 F = tc_mat3_add(tc_mat3_identity(), b->grad_u[i]);
+        tc_vec3 ev;
+        tc_mat3 V;
+        tc_eigen_sym3(tc_mat3_mul(tc_mat3_transpose(F), F), &ev, &V);
+        s2 = fmax(s2, ev.z);
+    }
+    return sqrt(fmax(1, (3 * s2 - 1) / 2)) * 1.2;
+}
+
+void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
+    tc_points_compute_gradients(b);
+    int steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
+    if (steps < 1) steps = 1;
+    tc_real dt = h / steps;
+    tc_vec3* f = tc_alloc((size_t)b->np * sizeof(tc_vec3));
+    for (int s = 0; s < steps; ++s) {
+        for (int i = 0; i < b->np; ++i) f[i] = tc_v3_madd(b->f_ext[i], b->m[i], gravity);
+        tc_points_compute_gradients(b);
+        tc_points_elastic_forces(b, f);
+        pair_damping(b, f);
+        for (int i = 0; i < b->np; ++i) {
+            if (b->pinned[i]) { b->v[i] = tc_v3_zero(); continue; }
+            b->v[i] = tc_v3_madd(b->v[i], dt / b->m[i], f[i]);
+            b->x[i] = tc_v3_madd(b->x[i], dt, b->v[i]);
+        }
+    }
+    tc_free(f, (size_t)b->np * sizeof(tc_vec3));
+    tc_points_update_surfels(b);
+}
+
+static tc_real frobenius(tc_mat3 a) {
+    tc_real s = 0;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) s += a.m[r][c] * a.m[r][c];
+    return sqrt(s);
+}
+
+// The plastic rest metric I + 2 eps_p must stay positive definite, otherwise the strain-free
+// state is an inverted one and the material turns itself inside out: eigenvalues >= -0.4.
+static tc_mat3 keep_metric_positive(tc_mat3 ep) {
+    tc_vec3 ev;
+    tc_mat3 V;
+    tc_eigen_sym3(ep, &ev, &V);
+    if (ev.x >= -0.4) return ep;
+    ev.x = fmax(ev.x, -0.4);
+    ev.y = fmax(ev.y, -0.4);
+    ev.z = fmax(ev.z, -0.4);
+    return tc_mat3_mul(tc_mat3_mul(V, tc_mat3_diag(ev)), tc_mat3_transpose(V));
+}
+
+void tc_points_plasticity(tc_points_body* b, tc_real dt) {
+    if (b->mat.creep <= 0) return;
+    tc_real rate = fmin(1, dt * b->mat.creep);
+    tc_points_compute_gradients(b);
+    for (int i = 0; i < b->np; ++i) {
+        tc_mat3 F = tc_mat3_add(tc_mat3_identity(), b->grad_u[i]);
+        tc_mat3 ee = tc_mat3_add(tc_points_green_strain(F), tc_mat3_scale(b->eps_p[i], -1));
+        if (frobenius(ee) > b->mat.yield) b->eps_p[i] = tc_mat3_add(b->eps_p[i], tc_mat3_scale(ee, rate));
+        tc_real p = frobenius(b->eps_p[i]);
+        if (p > b->mat.max_plastic) b->eps_p[i] = tc_mat3_scale(b->eps_p[i], b->mat.max_plastic / p);
+        b->eps_p[i] = keep_metric_positive(b->eps_p[i]);
+    }
+}
+
+void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) {
+    enum { K = 6 };
+    tc_real rmean = 0;
+    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
+    tc_real h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
+    tc_real best[K];
+    int n = 0;
+    for (int i = 0; i < b->np; ++i) {
+        tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        int pos = n < K ? n++ : K;
+        if (pos == K && d >= best[K - 1]) continue;
+        if (pos == K) pos = K - 1;
+        while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+        best[pos] = d;
+    }
+    if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
+    tc_real wsum = 0;
+    for (int i = 0; i < b->np; ++i) wsum += tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
+    if (!(wsum > 0)) return;
+    for (int i = 0; i < b->np; ++i) {
+        tc_real w = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
+        if (w > 0) b->f_ext[i] = tc_v3_madd(b->f_ext[i], w / wsum, f);
+    }
+}
+
+tc_vec3 tc_points_surfel_velocity(const tc_points_body* b, int k) { return b->sv[k]; }
+
+// ---- fracture ------------------------------------------------------------------------------
+
+static int find_root(int* parent, int i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+// Removes over-stretched pairs from both lists; returns true if any pair broke.
+static bool break_pairs(tc_points_body* b) {
+    uint8_t* broken = tc_calloc((size_t)(b->nb_count > 0 ? b->nb_count : 1), 1);
+    bool any = false;
+    for (int i = 0; i < b->np; ++i)
+        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t)
+            if (tc_v3_dist(b->x[i], b->x[b->nb[t]]) > b->fracture_stretch * b->h[i]) {
+                broken[t] = 1;
+                any = true;
+                int j = b->nb[t]; // the reverse pair breaks too
+                for (int q = b->nb_start[j]; q < b->nb_start[j + 1]; ++q)
+                    if (b->nb[q] == i) broken[q] = 1;
+            }
+    if (any) {
+        int w = 0, begin = b->nb_start[0];
+        for (int i = 0; i < b->np; ++i) {
+            int end = b->nb_start[i + 1];
+            b->nb_start[i] = w;
+            for (int t = begin; t < end; ++t)
+                if (!broken[t]) { b->nb[w] = b->nb[t]; b->nb_len0[w] = b->nb_len0[t]; w++; }
+            begin = end;
+        }
+        b->nb_start[b->np] = w;
+        for (int i = 0; i < b->np; ++i) tc_points_compute_d(b, i);
+    }
+    tc_free(broken, (size_t)(b->nb_count > 0 ? b->nb_count : 1));
+    return any;
+}
+
+// A new body with the phyxels of component `comp` and the surfels whose strongest phyxel is in it.
+// Direction (rest frame) from phyxel i toward its former neighbours now in other parts; zero if none.
+static tc_vec3 crack_direction(const tc_points_body* b, const int* comp_of, int i) {
+    tc_vec3 d = tc_v3_zero();
+    for (int j = 0; j < b->np; ++j) {
+        tc_vec3 xij = tc_v3_sub(b->x0[j], b->x0[i]);
+        if (comp_of[j] != comp_of[i] && tc_v3_len2(xij) < b->h[i] * b->h[i]) d = tc_v3_madd(d, tc_poly6(tc_v3_len2(xij), b->h[i]), xij);
+    }
+    return d;
+}
+
+// A new body with the phyxels of component `comp`, the surfels whose strongest phyxel is in it,
+// and new surfels on the crack: half a phyxel radius from each phyxel that lost neighbours,
+// facing them, so the parts see each other's crack faces in contact.
+static tc_points_body* extract_component(const tc_points_body* b, const int* comp_of, int comp, const int* surfel_comp) {
+    int np = 0, ns = 0;
+    for (int i = 0; i < b->np; ++i) np += comp_of[i] == comp;
+    for (int k = 0; k < b->ns; ++k) ns += surfel_comp[k] == comp;
+    tc_vec3* crack = tc_calloc((size_t)b->np, sizeof(tc_vec3));
+    for (int i = 0; i < b->np; ++i)
+        if (comp_of[i] == comp) {
+            crack[i] = crack_direction(b, comp_of, i);
+            ns += tc_v3_len2(crack[i]) > 0;
+        }
+    tc_points_body* c = tc_points_body_alloc(np, ns);
+    if (!c) return NULL;
+    c->mat = b->mat;
+    c->surface_material = b->surface_material;
+    c->fracture = b->fracture;
+    c->fracture_stretch = b->fracture_stretch;
+    c->contact_stiffness = b->contact_stiffness;
+    c->resample_spacing = b->resample_spacing;
+    c->seed_density_scaling = b->seed_density_scaling;
+    c->surfel_spacing = b->surfel_spacing;
+    c->surfel_radius = b->surfel_radius;
+    int* map = tc_alloc((size_t)b->np * sizeof(int));
+    int q = 0, pairs = 0;
+    for (int i = 0; i < b->np; ++i) {
+        map[i] = comp_of[i] == comp ? q : -1;
+        if (comp_of[i] != comp) continue;
+        c->x0[q] = b->x0[i]; c->x[q] = b->x[i]; c->v[q] = b->v[i]; c->m[q] = b->m[i]; c->vol[q] = b->vol[i];
+        c->h[q] = b->h[i]; c->rbar[q] = b->rbar[i]; c->pinned[q] = b->pinned[i]; c->eps_p[q] = b->eps_p[i];
+        c->total_mass += b->m[i];
+        pairs += b->nb_start[i + 1] - b->nb_start[i];
+        q++;
+    }
+    c->nb_count = pairs;
+    c->nb_start = tc_alloc(((size_t)np + 1) * sizeof(int));
+    c->nb = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(int));
+    c->nb_d = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(tc_vec3));
+    c->nb_len0 = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(tc_real));
+    int t = 0;
+    for (int i = 0; i < b->np; ++i) {
+        if (map[i] < 0) continue;
+        c->nb_start[map[i]] = t;
+        for (int p = b->nb_start[i]; p < b->nb_start[i + 1]; ++p) {
+            c->nb[t] = map[b->nb[p]]; // same component by construction
+            c->nb_len0[t++] = b->nb_len0[p];
+        }
+    }
+    c->nb_start[np] = t;
+    for (int i = 0; i < np; ++i) tc_points_compute_d(c, i);
+    int s = 0;
+    for (int k = 0; k < b->ns; ++k)
+        if (surfel_comp[k] == comp) { c->s0[s] = b->s0[k]; c->n0[s] = b->n0[k]; s++; }
+    for (int i = 0; i < b->np; ++i) {
+        if (comp_of[i] != comp || !(tc_v3_len2(crack[i]) > 0)) continue;
+        c->n0[s] = tc_v3_normalize(crack[i]);
+        c->s0[s] = tc_v3_madd(b->x0[i], 0.5 * b->rbar[i], c->n0[s]);
+        s++;
+    }
+    tc_free(crack, (size_t)b->np * sizeof(tc_vec3));
+    c->min_support = INFINITY;
+    for (int i = 0; i < np; ++i) c->min_support = fmin(c->min_support, c->h[i]);
+    tc_free(map, (size_t)b->np * sizeof(int));
+    tc_points_build_surfel_weights(c);
+    tc_points_update_surfels(c);
+    return c;
+}
+
+// Component labels (in order of first phyxel); fragments under 5 phyxels join the largest part.
+static int label_components(const tc_points_body* b, int* comp_of) {
+    int* parent = tc_alloc((size_t)b->np * sizeof(int));
+    for (int i = 0; i < b->np; ++i) parent[i] = i;
+    for (int i = 0; i < b->np; ++i)
+        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
+            int ri = find_root(parent, i), rj = find_root(parent, b->nb[t]);
+            if (ri != rj) parent[ri > rj ? ri : rj] = ri < rj ? ri : rj;
+        }
+    int* label = tc_alloc((size_t)b->np * sizeof(int));
+    int* size = tc_calloc((size_t)b->np, sizeof(int));
+    int count = 0;
+    for (int i = 0; i < b->np; ++i) label[i] = -1;
+    for (int i = 0; i < b->np; ++i) {
+        int r = find_root(parent, i);
+        if (label[r] < 0) label[r] = count++;
+        comp_of[i] = label[r];
+        size[comp_of[i]]++;
+    }
+    int largest = 0;
+    for (int c = 1; c < count; ++c) if (size[c] > size[largest]) largest = c;
+    int* renum = tc_alloc((size_t)b->np * sizeof(int));
+    int kept = 0;
+    for (int c = 0; c < count; ++c) renum[c] = size[c] >= 5 ? kept++ : -1;
+    for (int i = 0; i < b->np; ++i) comp_of[i] = renum[comp_of[i]] >= 0 ? renum[comp_of[i]] : renum[largest];
+    tc_free(renum, (size_t)b->np * sizeof(int));
+    tc_free(size, (size_t)b->np * sizeof(int));
+    tc_free(label, (size_t)b->np * sizeof(int));
+    tc_free(parent, (size_t)b->np * sizeof(int));
+    return kept;
+}
+
+void tc_points_fracture(tc_world* w, int index) {
+    tc_points_store* store = tc_points_store_of(w);
+    tc_points_body* b = store->bodies.data[index];
+    if (!b->fracture || !break_pairs(b)) return;
+    int np = b->np, ns = b->ns;
+    int* comp_of = tc_alloc((size_t)np * sizeof(int));
+    int* surfel_comp = tc_alloc((size_t)(ns > 0 ? ns : 1) * sizeof(int));
+    int parts = label_components(b, comp_of);
+    if (parts > 1) {
+        for (int k = 0; k < ns; ++k) {
+            int best = b->sp_start[k];
+            for (int t = b->sp_start[k]; t < b->sp_start[k + 1]; ++t) if (b->sp_w[t] > b->sp_w[best]) best = t;
+            surfel_comp[k] = comp_of[b->sp[best]];
+        }
+        char* base_name = tc_strdup(tc_world_slot_name(w, b->slot));
+        tc_points_body* first = NULL;
+        for (int c = 0; c < parts; ++c) {
+            tc_points_body* part = extract_component(b, comp_of, c, surfel_comp);
+            if (!part) continue;
+            part->mark = ++store->next_mark; // distinct marks: the parts never share neighbours again
+            if (!first) { first = part; continue; }
+            char part_name[300];
+            snprintf(part_name, sizeof part_name, "%s#%u", base_name, part->mark);
+            tc_body_id id;
+            if (tc_points_store_insert(w, part, part_name, NULL, &id) != TC_RESULT_OK) tc_points_body_free(part);
+        }
+        if (first) { // the first part keeps the original id
+            first->slot = b->slot;
+            store->bodies.data[index] = first;
+            tc_points_body_free(b);
+        }
+        tc_free_string(base_name);
+    }
+    tc_free(surfel_comp, (size_t)(ns > 0 ? ns : 1) * sizeof(int));
+    tc_free(comp_of, (size_t)np * sizeof(int));
+}

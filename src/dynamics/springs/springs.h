@@ -1,0 +1,63 @@
+// Internal store of mass-spring bodies (seed 003).
+#ifndef TC_SPRINGS_INTERNAL_H
+#define TC_SPRINGS_INTERNAL_H
+
+#include "tactus/springs.h"
+#include "world/world_internal.h"
+
+typedef struct tc_spring {
+    int i, j;
+    tc_real rest, k, kd; ///< m, N/m, N s/m
+} tc_spring;
+
+typedef struct tc_springs_body {
+    int32_t slot;
+    int n, tri_count;
+    tc_vec3 *x, *v, *f;
+    tc_real *m, *inv_m;          ///< kg per vertex (area share)
+    int* tris;                   ///< 3 per triangle
+    TC_ARRAY(tc_spring) springs; ///< edges first (edge_count), then bending springs
+    int edge_count;
+    int* vert_start;             ///< vertex v's neighbours: neighbours[vert_start[v] .. [v+1]) (edge graph)
+    int* neighbours;
+    tc_real rest_volume, pressure, drag, total_mass;
+    tc_springs_integrator integrator;
+    tc_real stable_step;         ///< s, explicit limit with a 0.9 safety factor
+    bool warned;                 ///< the sub-stepping notice was logged
+    tc_vec3 user_force;          ///< N, spread by mass, for one step
+    tc_material material;
+    tc_aabb aabb;
+} tc_springs_body;
+
+typedef struct tc_springs_store {
+    TC_ARRAY(tc_springs_body) bodies;
+} tc_springs_store;
+
+static inline tc_springs_store* tc_springs_store_of(const tc_world* w) { return (tc_springs_store*)w->stores[TC_BODY_SPRINGS]; }
+static inline tc_springs_body* tc_springs_body_at(const tc_world* w, int i) { return &tc_springs_store_of(w)->bodies.data[i]; }
+
+/// Accumulates spring, bending, damping, volume, drag and gravity forces into b->f (cleared first).
+void tc_springs_forces(tc_springs_body* b, tc_vec3 gravity);
+/// Explicit: symplectic Euler in as many equal sub-steps as the stability limit needs.
+void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h);
+/// One symplectic Euler step of exactly h (no limit check: the tests probe instability with it).
+void tc_springs_step_raw(tc_springs_body* b, tc_vec3 gravity, tc_real h);
+/// Implicit Euler: one Newton step with Jacobi-preconditioned conjugate gradients.
+void tc_springs_step_implicit(tc_springs_body* b, tc_vec3 gravity, tc_real h);
+/// 0.9 * 2 / omega_max, omega_max^2 <= max_i 2 sum_j k_ij / m_i (Gershgorin), damping included.
+tc_real tc_springs_stable_step(const tc_springs_body* b);
+tc_real tc_springs_volume(const tc_springs_body* b);
+void tc_springs_update_aabb(tc_springs_body* b);
+/// Projects the vertices out of static bodies (after every explicit sub-step: resting contact
+/// then holds within the sub-steps instead of once per world sub-step).
+void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h);
+/// Edge-triangle contacts between spring bodies (collide hook).
+void tc_springs_collide(tc_world* w, tc_real h);
+
+/// The vertices of A inside B found by edge-triangle intersection and the flood fill (before any
+/// response); writes up to capacity indices, returns the count.
+int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity);
+/// Segment p0-p1 against triangle (a, b, c), epsilon-inclusive (ALGORITHMS §10.3). On a hit
+/// writes the segment parameter t in [0, 1] and returns true.
+bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t);
+#endif

@@ -1,0 +1,344 @@
+// Contacts of spring bodies (seed 003, ALGORITHMS §10.3-10.4): the edges of one body are
+// intersected with the triangles of the other; the intersecting edges separate the inside
+// vertices, collected by a flood fill that never crosses them; those vertices are pushed out
+// along one consistent direction (the area-weighted normal of the triangles hit), by their
+// distance to the other surface, with the approach velocity removed and Coulomb friction
+// (an inelastic projection: stable at any stiffness, unlike a penalty held over the explicit
+// sub-steps). Vertices against rigid and static bodies get the same projection.
+#include "dynamics/springs/springs.h"
+
+#include "geometry/trimesh.h"
+
+#include <string.h>
+
+bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t_out) {
+    const tc_real eps = 1e-9;
+    tc_vec3 d = tc_v3_sub(p1, p0), e1 = tc_v3_sub(b, a), e2 = tc_v3_sub(c, a);
+    tc_vec3 P = tc_v3_cross(d, e2);
+    tc_real det = tc_v3_dot(e1, P), scale = tc_v3_len(d) * tc_v3_len(e1) * tc_v3_len(e2);
+    if (fabs(det) <= eps * scale) { // parallel: coplanar edges count when they touch the triangle
+        tc_vec3 n = tc_v3_cross(e1, e2);
+        tc_real nl = tc_v3_len(n);
+        if (!(nl > 0) || fabs(tc_v3_dot(tc_v3_sub(p0, a), n)) > eps * nl * (tc_v3_len(e1) + tc_v3_len(d))) return false;
+        for (int k = 0; k <= 8; ++k) { // sample the segment: a 2-D test in the plane
+            tc_vec3 q = tc_v3_madd(p0, k / 8.0, d);
+            if (tc_v3_dist(tc_closest_point_triangle(q, a, b, c), q) <= eps * (tc_v3_len(e1) + tc_v3_len(d))) {
+                *t_out = k / 8.0;
+                return true;
+            }
+        }
+        return false;
+    }
+    tc_vec3 T = tc_v3_sub(p0, a);
+    tc_real u = tc_v3_dot(T, P) / det;
+    if (u < -eps || u > 1 + eps) return false;
+    tc_vec3 Q = tc_v3_cross(T, e1);
+    tc_real v = tc_v3_dot(d, Q) / det;
+    if (v < -eps || u + v > 1 + eps) return false;
+    tc_real t = tc_v3_dot(e2, Q) / det;
+    if (t < -eps || t > 1 + eps) return false;
+    *t_out = t;
+    return true;
+}
+
+typedef TC_ARRAY(int) int_list;
+
+/// A uniform grid over the overlap region: cell -> B's triangles whose boxes touch it, so each
+/// edge of A is tested only against the triangles in the cells its box covers.
+typedef struct tri_grid {
+    tc_aabb box;
+    tc_real cell;
+    int dims[3];
+    int_list start;       ///< per cell + 1: offsets into items
+    int_list items;       ///< triangle indices (positions in pair_work.tris)
+    int_list stamp;       ///< per candidate: the edge that last saw it (dedupe)
+} tri_grid;
+
+typedef struct pair_work {
+    tri_grid grid;
+    int_list tris;        ///< triangles of B near the overlap
+    int_list cut_edges;   ///< spring indices of A's edges that cross B
+    int_list inside;      ///< A's vertices inside B
+    int_list queue;
+    uint8_t* mark;        ///< per vertex of A: 1 inside
+    int mark_count;
+    tc_vec3 direction;    ///< out of B, area-weighted over the triangles hit
+} pair_work;
+
+static tc_aabb tri_box(const tc_springs_body* b, int t) {
+    tc_aabb box = tc_aabb_empty();
+    for (int k = 0; k < 3; ++k) box = tc_aabb_add_point(box, b->x[b->tris[3 * t + k]]);
+    return box;
+}
+
+static bool cut(const pair_work* pw, const tc_springs_body* A, int u, int v) {
+    for (int k = 0; k < pw->cut_edges.count; ++k) {
+        const tc_spring* s = &A->springs.data[pw->cut_edges.data[k]];
+        if ((s->i == u && s->j == v) || (s->i == v && s->j == u)) return true;
+    }
+    return false;
+}
+
+static void seed(pair_work* pw, int v) {
+    if (pw->mark[v]) return;
+    pw->mark[v] = 1;
+    tc_array_push(&pw->inside, v);
+    tc_array_push(&pw->queue, v);
+}
+
+static void cell_range(const tri_grid* g, tc_aabb b, int lo[3], int hi[3]) {
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(g->box.lo, k);
+        lo[k] = (int)floor((tc_v3_get(b.lo, k) - o) / g->cell), hi[k] = (int)floor((tc_v3_get(b.hi, k) - o) / g->cell);
+        lo[k] = lo[k] < 0 ? 0 : (lo[k] >= g->dims[k] ? g->dims[k] - 1 : lo[k]);
+        hi[k] = hi[k] < 0 ? 0 : (hi[k] >= g->dims[k] ? g->dims[k] - 1 : hi[k]);
+    }
+}
+
+#define FOR_CELLS(g, lo, hi, c)                                       \
+    for (int z_ = lo[2]; z_ <= hi[2]; ++z_)                           \
+        for (int y_ = lo[1]; y_ <= hi[1]; ++y_)                       \
+            for (int x_ = lo[0], c = (z_ * (g)->dims[1] + y_) * (g)->dims[0] + lo[0]; x_ <= hi[0]; ++x_, ++c)
+
+// Counting sort of the triangles into cells: two passes, no per-cell allocation.
+static bool build_grid(pair_work* pw, const tc_springs_body* B, tc_aabb region) {
+    tri_grid* g = &pw->grid;
+    tc_real mean = 0;
+    for (int e = 0; e < B->edge_count; ++e) mean += B->springs.data[e].rest;
+    mean /= B->edge_count > 0 ? B->edge_count : 1;
+    tc_vec3 ext = tc_v3_sub(region.hi, region.lo);
+    g->box = region;
+    g->cell = fmax(mean, fmax(ext.x, fmax(ext.y, ext.z)) / 32 + 1e-9);
+    int cells = 1;
+    for (int k = 0; k < 3; ++k) g->dims[k] = 1 + (int)(tc_v3_get(ext, k) / g->cell), cells *= g->dims[k];
+    if (!tc_array_reserve(&g->start, cells + 1)) return false;
+    g->start.count = cells + 1;
+    memset(g->start.data, 0, (size_t)(cells + 1) * sizeof(int));
+    int lo[3], hi[3];
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 0; k < pw->tris.count; ++k) {
+            cell_range(g, tri_box(B, pw->tris.data[k]), lo, hi);
+            FOR_CELLS(g, lo, hi, c) {
+                if (pass == 0) g->start.data[c + 1]++;
+                else g->items.data[g->start.data[c]++] = k;
+            }
+        }
+        if (pass == 0) {
+            for (int c = 0; c < cells; ++c) g->start.data[c + 1] += g->start.data[c];
+            if (!tc_array_reserve(&g->items, g->start.data[cells])) return false;
+            g->items.count = g->start.data[cells];
+        }
+    }
+    for (int c = cells; c > 0; --c) g->start.data[c] = g->start.data[c - 1]; // the fill advanced each start by its count
+    g->start.data[0] = 0;
+    if (!tc_array_reserve(&g->stamp, pw->tris.count)) return false;
+    g->stamp.count = pw->tris.count;
+    for (int k = 0; k < pw->tris.count; ++k) g->stamp.data[k] = -1;
+    return true;
+}
+
+// Edges of A against B's nearby triangles: cut edges, seeds on their inner side, direction.
+static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B, tc_aabb region) {
+    if (!build_grid(pw, B, region)) return;
+    tri_grid* g = &pw->grid;
+    for (int e = 0; e < A->edge_count; ++e) {
+        const tc_spring* s = &A->springs.data[e];
+        tc_aabb eb = tc_aabb_add_point(tc_aabb_add_point(tc_aabb_empty(), A->x[s->i]), A->x[s->j]);
+        if (!tc_aabb_overlap(eb, region)) continue;
+        bool hit_any = false;
+        int lo[3], hi[3];
+        cell_range(g, eb, lo, hi);
+        FOR_CELLS(g, lo, hi, c)
+        for (int q = g->start.data[c]; q < g->start.data[c + 1]; ++q) {
+            int k = g->items.data[q];
+            if (g->stamp.data[k] == e) continue; // already tested through another cell
+            g->stamp.data[k] = e;
+            const int* t = B->tris + 3 * pw->tris.data[k];
+            tc_real param;
+            if (!tc_aabb_overlap(eb, tri_box(B, pw->tris.data[k])) ||
+                !tc_segment_triangle(A->x[s->i], A->x[s->j], B->x[t[0]], B->x[t[1]], B->x[t[2]], &param))
+                continue;
+            tc_vec3 n2 = tc_v3_cross(tc_v3_sub(B->x[t[1]], B->x[t[0]]), tc_v3_sub(B->x[t[2]], B->x[t[0]])); // |n2| = 2 area
+            tc_vec3 hit = tc_v3_lerp(A->x[s->i], A->x[s->j], param);
+            pw->direction = tc_v3_add(pw->direction, n2);
+            seed(pw, tc_v3_dot(tc_v3_sub(A->x[s->i], hit), n2) < 0 ? s->i : s->j);
+            hit_any = true;
+        }
+        if (hit_any) tc_array_push(&pw->cut_edges, e);
+    }
+}
+
+static void flood(pair_work* pw, const tc_springs_body* A) {
+    for (int q = 0; q < pw->queue.count; ++q) {
+        int u = pw->queue.data[q];
+        for (int k = A->vert_start[u]; k < A->vert_start[u + 1]; ++k) {
+            int v = A->neighbours[k];
+            if (!pw->mark[v] && !cut(pw, A, u, v)) seed(pw, v);
+        }
+    }
+}
+
+// The nearest point of B's surface to p: triangle, barycentric weights, distance.
+static tc_real nearest(const tc_springs_body* B, tc_vec3 p, int* tri, tc_vec3* w) {
+    tc_real best = 1e300;
+    for (int t = 0; t < B->tri_count; ++t) {
+        const int* v = B->tris + 3 * t;
+        tc_vec3 a = B->x[v[0]], b = B->x[v[1]], c = B->x[v[2]];
+        tc_vec3 q = tc_closest_point_triangle(p, a, b, c);
+        tc_real d = tc_v3_dist(p, q);
+        if (d >= best) continue;
+        best = d, *tri = t;
+        tc_vec3 n = tc_v3_cross(tc_v3_sub(b, a), tc_v3_sub(c, a)); // barycentric weights of q
+        tc_real area = tc_v3_len2(n);
+        tc_real wa = tc_v3_dot(n, tc_v3_cross(tc_v3_sub(b, q), tc_v3_sub(c, q))) / area;
+        tc_real wb = tc_v3_dot(n, tc_v3_cross(tc_v3_sub(c, q), tc_v3_sub(a, q))) / area;
+        *w = tc_v3(wa, wb, 1 - wa - wb);
+    }
+    return best;
+}
+
+// Inelastic projection of one contact: the vertex (mass ma) and the other side's surface point
+// (effective mass mb, reached through `apply_b`) are moved apart by the depth in proportion to
+// their inverse masses, their approach velocity along n is removed and friction bounded by
+// mu times the normal impulse acts on the sliding velocity. Returns the normal impulse (N s).
+typedef struct contact_side {
+    tc_vec3 v;       ///< velocity of the other side at the contact (m/s)
+    tc_real inv_m;   ///< 1/kg of the other side at the contact, 0 = immovable
+} contact_side;
+
+static tc_real project(tc_vec3* x, tc_vec3* v, tc_real inv_ma, contact_side other, tc_vec3 n, tc_real depth, tc_real mu,
+                       tc_vec3* impulse_on_a) {
+    tc_real w = inv_ma + other.inv_m;
+    if (!(w > 0)) return 0;
+    *x = tc_v3_madd(*x, depth * inv_ma / w, n);
+    tc_vec3 vrel = tc_v3_sub(*v, other.v);
+    tc_real vn = tc_v3_dot(vrel, n);
+    tc_real jn = vn < 0 ? -vn / w : 0;
+    tc_vec3 vt = tc_v3_madd(vrel, -vn, n);
+    tc_real vtl = tc_v3_len(vt), jt = vtl > 1e-12 ? fmin(mu * jn, vtl / w) : 0;
+    *impulse_on_a = tc_v3_add(tc_v3_scale(n, jn), vtl > 1e-12 ? tc_v3_scale(vt, -jt / vtl) : tc_v3_zero());
+    *v = tc_v3_madd(*v, inv_ma, *impulse_on_a);
+    return jn;
+}
+
+static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_body* B, tc_real h, bool record) {
+    tc_real dl = tc_v3_len(pw->direction);
+    if (!(dl > 0) || pw->inside.count == 0) return;
+    tc_vec3 n = tc_v3_scale(pw->direction, 1 / dl);
+    tc_real mu = sqrt(A->material.friction * B->material.friction);
+    for (int k = 0; k < pw->inside.count; ++k) {
+        int i = pw->inside.data[k], t = 0;
+        tc_vec3 bw = tc_v3(1, 0, 0);
+        tc_real depth = nearest(B, A->x[i], &t, &bw);
+        const int* tv = B->tris + 3 * t;
+        tc_vec3 surf = tc_v3_add(tc_v3_add(tc_v3_scale(B->x[tv[0]], bw.x), tc_v3_scale(B->x[tv[1]], bw.y)), tc_v3_scale(B->x[tv[2]], bw.z));
+        tc_vec3 nt = tc_v3_cross(tc_v3_sub(B->x[tv[1]], B->x[tv[0]]), tc_v3_sub(B->x[tv[2]], B->x[tv[0]]));
+        if (tc_v3_dot(tc_v3_sub(A->x[i], surf), nt) > 0) continue; // the fill leaked past a double crossing: not inside
+        contact_side other = {tc_v3_zero(), 0};
+        for (int q = 0; q < 3; ++q) {
+            tc_real wq = tc_v3_get(bw, q);
+            other.v = tc_v3_madd(other.v, wq, B->v[tv[q]]);
+            other.inv_m += wq * wq * B->inv_m[tv[q]];
+        }
+        tc_vec3 x0 = A->x[i], J;
+        tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, depth, mu, &J);
+        tc_real moved_b = depth - tc_v3_dot(tc_v3_sub(A->x[i], x0), n); // B's share of the separation
+        tc_real ww = bw.x * bw.x + bw.y * bw.y + bw.z * bw.z;
+        for (int q = 0; q < 3; ++q) { // the triangle takes the opposite impulse and its share of the push
+            tc_real wq = tc_v3_get(bw, q), share = B->inv_m[tv[q]] * wq / (other.inv_m > 0 ? other.inv_m : 1);
+            B->v[tv[q]] = tc_v3_madd(B->v[tv[q]], -wq * B->inv_m[tv[q]], J);
+            B->x[tv[q]] = tc_v3_madd(B->x[tv[q]], -moved_b * share * wq / (ww > 0 ? ww : 1) * ww, n);
+        }
+        if (!record) continue;
+        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), t, i, A->x[i], n, -depth, jn / h, tc_v3_scale(J, 1 / h), 0};
+        tc_world_add_contact(w, &c);
+    }
+}
+
+// Spring vertices against rigid and static bodies (this kind owns those pairs: the projection
+// runs before the rigid bodies integrate, so their reaction forces act this sub-step).
+static void against_rigid(tc_world* w, tc_springs_body* A, tc_real h, bool record, bool static_only) {
+    const tc_kind_ops* rig = tc_kind_ops_of(TC_BODY_RIGID);
+    for (int s = 0; s < w->slots.count; ++s) {
+        const tc_body_slot* slot = &w->slots.data[s];
+        if (!slot->alive || (slot->kind != TC_BODY_STATIC && (slot->kind != TC_BODY_RIGID || static_only))) continue;
+        if (!tc_aabb_overlap(rig->body_aabb(w, slot->index), A->aabb)) continue;
+        tc_real mo = rig->contact_mass(w, slot->index, -1);
+        tc_material mat = rig->material(w, slot->index);
+        tc_real mu = sqrt(A->material.friction * mat.friction);
+        for (int i = 0; i < A->n; ++i) {
+            tc_vec3 n;
+            tc_real d = rig->signed_distance(w, slot->index, A->x[i], &n);
+            if (d >= 0) continue;
+            contact_side other = {rig->velocity_at(w, slot->index, -1, A->x[i]), slot->kind == TC_BODY_RIGID && mo > 0 ? 1 / mo : 0};
+            tc_vec3 J, p = A->x[i];
+            tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, -d, mu, &J);
+            if (other.inv_m > 0) rig->apply_point_force(w, slot->index, -1, p, tc_v3_scale(J, -1 / h));
+            if (!record) continue;
+            tc_contact c = {tc_world_slot_id(w, s), tc_world_slot_id(w, A->slot), -1, i, p, n, d, jn / h, tc_v3_scale(J, 1 / h), 0};
+            tc_world_add_contact(w, &c);
+        }
+    }
+}
+
+static void work_reset(pair_work* pw, int n) {
+    tc_array_clear(&pw->tris), tc_array_clear(&pw->cut_edges), tc_array_clear(&pw->inside), tc_array_clear(&pw->queue);
+    if (pw->mark_count < n) {
+        tc_free(pw->mark, (size_t)pw->mark_count);
+        pw->mark = tc_alloc((size_t)n);
+        pw->mark_count = pw->mark ? n : 0;
+    }
+    if (pw->mark) memset(pw->mark, 0, (size_t)n);
+    pw->direction = tc_v3_zero();
+}
+
+static bool find_inside(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B) {
+    tc_aabb region = {tc_v3_max(A->aabb.lo, B->aabb.lo), tc_v3_min(A->aabb.hi, B->aabb.hi)};
+    if (region.lo.x > region.hi.x || region.lo.y > region.hi.y || region.lo.z > region.hi.z) return false;
+    work_reset(pw, A->n);
+    if (!pw->mark) return false;
+    for (int t = 0; t < B->tri_count; ++t)
+        if (tc_aabb_overlap(tri_box(B, t), region)) tc_array_push(&pw->tris, t);
+    intersect(pw, A, B, region);
+    flood(pw, A);
+    return true;
+}
+
+static void one_way(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_body* B, tc_real h, bool record) {
+    if (find_inside(pw, A, B)) respond(w, pw, A, B, h, record);
+}
+
+int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity) {
+    pair_work pw;
+    memset(&pw, 0, sizeof pw);
+    int n = find_inside(&pw, A, B) ? pw.inside.count : 0;
+    for (int i = 0; i < n && i < capacity; ++i) out[i] = pw.inside.data[i];
+    tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
+    tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
+    tc_free(pw.mark, (size_t)pw.mark_count);
+    return n;
+}
+
+void tc_springs_collide(tc_world* w, tc_real h) {
+    tc_springs_store* s = tc_springs_store_of(w);
+    bool record = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
+    pair_work pw;
+    memset(&pw, 0, sizeof pw);
+    for (int i = 0; i < s->bodies.count; ++i) tc_springs_update_aabb(&s->bodies.data[i]);
+    for (int i = 0; i < s->bodies.count; ++i)
+        for (int j = i + 1; j < s->bodies.count; ++j) {
+            tc_springs_body *a = &s->bodies.data[i], *b = &s->bodies.data[j];
+            if (!tc_aabb_overlap(a->aabb, b->aabb)) continue;
+            one_way(w, &pw, a, b, h, record);
+            one_way(w, &pw, b, a, h, record);
+        }
+    for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, false);
+    tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
+    tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
+    tc_free(pw.mark, (size_t)pw.mark_count);
+}
+
+void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h) {
+    tc_springs_update_aabb(b);
+    against_rigid(w, b, h, false, true);
+}

@@ -1,0 +1,43 @@
+// Convex polytopes with the topology the Gauss map needs (seed 004, ALGORITHMS §2.1): merged
+// polygonal faces (counter-clockwise seen from outside), face planes, edges with their two
+// faces, and per-vertex incident faces and edges. Built by qhull from points, or directly
+// from known faces (boxes, triangle prisms).
+#ifndef TC_HULL_H
+#define TC_HULL_H
+
+#include "tactus/types.h"
+#include "geometry/mass.h"
+
+typedef struct tc_hull {
+    int vertex_count, face_count, edge_count, loop_length;
+    tc_vec3* vertices;       ///< m, shape frame
+    tc_vec3* face_normals;   ///< unit, outward
+    tc_real* face_offsets;   ///< n_f . x = offset on face f
+    int* face_start;         ///< face f's loop is face_verts[face_start[f] .. face_start[f+1])
+    int* face_verts;         ///< counter-clockwise seen from outside
+    int* edge_verts;         ///< 2 per edge
+    int* edge_faces;         ///< 2 per edge: the face where v0->v1 runs CCW, then the other
+    int* vert_start;         ///< vertex v's faces/edges: vert_faces/vert_edges[vert_start[v]..[v+1])
+    int* vert_faces;
+    int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
+    tc_vec3 centroid;        ///< volume centroid (strictly interior), the GJK-GD contraction point
+    tc_real extent;          ///< m, max distance of a vertex from the centroid
+} tc_hull;
+
+/// Convex hull of `count` points (qhull). TC_RESULT_DEGENERATE for fewer than 4 distinct points,
+/// coplanar or collinear input; TC_RESULT_NOT_FINITE for NaN/inf. `path` names the input in errors.
+tc_hull* tc_hull_from_points(const tc_vec3* points, int count, const char* path, tc_error* error);
+/// A polytope from faces given as vertex loops (CCW from outside), e.g. a box or a prism.
+/// Returns NULL on inconsistent topology (open or non-manifold).
+tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int* loop_start, const int* loops, int face_count);
+/// An axis-aligned box of half extents h centred at the origin.
+tc_hull* tc_hull_box(tc_vec3 h);
+void tc_hull_free(tc_hull* hull);
+/// Exact mass properties of the solid hull at `density` (shape frame).
+tc_mass_props tc_hull_mass(const tc_hull* hull, tc_real density);
+/// Index of the vertex furthest along d (shape frame).
+int tc_hull_support_index(const tc_hull* hull, tc_vec3 d);
+/// Signed distance of a shape-frame point: exact outside? no: max over face planes (exact inside,
+/// a lower bound outside), normal of that face.
+tc_real tc_hull_plane_distance(const tc_hull* hull, tc_vec3 p, tc_vec3* normal);
+#endif

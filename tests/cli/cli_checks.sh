@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# CLI checks registered with CTest by tests/cli.cmake.
+# usage: cli_checks.sh CHECK TACTUS_BINARY SOURCE_DIR WORK_DIR
+set -euo pipefail
+check=$1 tactus=$2 src=$3 work=$4
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case "$check" in
+run_outputs)
+    "$tactus" run "$src/scenes/default.json" --steps 30 --every 10 --out "$work/out" > "$work/log.txt"
+    out=$work/out
+    [ -f "$out/default.pvd" ] || fail "no default.pvd"
+    [ -f "$out/metrics.csv" ] || fail "no metrics.csv"
+    # Frames 0, 10, 20, 30, each listed in the .pvd and each a complete PolyData file.
+    [ "$(ls "$out"/frame_*.vtp | wc -l)" -eq 4 ] || fail "expected 4 frames, got $(ls "$out"/frame_*.vtp | wc -l)"
+    [ "$(grep -c '<DataSet ' "$out/default.pvd")" -eq 4 ] || fail "pvd does not list 4 datasets"
+    grep -q '</VTKFile>' "$out/default.pvd" || fail "pvd incomplete"
+    for f in $(grep -o 'file="[^"]*"' "$out/default.pvd" | cut -d'"' -f2); do
+        [ -f "$out/$f" ] || fail "pvd lists missing $f"
+        head -2 "$out/$f" | grep -q '<VTKFile type="PolyData"' || fail "$f is not PolyData"
+        tail -1 "$out/$f" | grep -q '</VTKFile>' || fail "$f is truncated"
+        polys=$(grep -o 'NumberOfPolys="[0-9]*"' "$out/$f" | grep -o '[0-9]*')
+        [ "$polys" -gt 0 ] || fail "$f has no polygons"
+    done
+    ls "$out"/*.tmp 2>/dev/null && fail "temp files left behind"
+    head -1 "$out/metrics.csv" | grep -q '^time,kinetic_energy,potential_energy,contact_count,max_penetration,step_wall_time' \
+        || fail "metrics.csv header: $(head -1 "$out/metrics.csv")"
+    [ "$(wc -l < "$out/metrics.csv")" -eq 32 ] || fail "metrics.csv should have header + 31 rows"
+    # Every row has as many columns as the header.
+    awk -F, 'NR==1{n=NF} NF!=n{exit 1}' "$out/metrics.csv" || fail "ragged metrics.csv"
+    grep -q 'steps            30' "$work/log.txt" || fail "summary lacks the step count"
+    grep -q "output           $out/default.pvd" "$work/log.txt" || fail "summary lacks the output dir"
+    ;;
+hash_repeatable)
+    a=$("$tactus" run "$src/scenes/default.json" --steps 40 --every 40 --out "$work/a" --hash | grep '^hash ')
+    b=$("$tactus" run "$src/scenes/default.json" --steps 40 --every 40 --out "$work/b" --hash | grep '^hash ')
+    [[ "$a" =~ ^hash\ [0-9a-f]{16}$ ]] || fail "bad hash line '$a'"
+    [ "$a" = "$b" ] || fail "hash differs between runs: $a vs $b"
+    c=$("$tactus" run "$src/scenes/default.json" --steps 41 --every 41 --out "$work/c" --hash | grep '^hash ')
+    [ "$a" != "$c" ] || fail "hash does not depend on the state"
+    ;;
+validate_scenes)
+    n=0
+    for f in "$src"/scenes/*.json "$src"/scenes/**/*.json; do
+        [ -f "$f" ] || continue
+        "$tactus" validate "$f" | grep -q ': OK' || fail "validate $f"
+        n=$((n + 1))
+    done
+    [ "$n" -ge 1 ] || fail "no scenes found"
+    echo "validated $n scenes"
+    ;;
+bad_scenes)
+    printf '{"bodies": [{"type": "rigid", "mass": -1, "shapes": [{"type": "sphere", "radius": 1}]}]}' > "$work/neg.json"
+    if "$tactus" validate "$work/neg.json" 2> "$work/err.txt"; then fail "validate accepted a negative mass"; fi
+    grep -q "neg.json: bodies\[0\].mass: must be positive (got -1)" "$work/err.txt" || fail "message: $(cat "$work/err.txt")"
+    printf '{"world": {"time_step": 0.01,}}' > "$work/syntax.json"
+    if "$tactus" run "$work/syntax.json" --out "$work/o" 2> "$work/err.txt"; then fail "run accepted bad JSON"; fi
+    grep -q "syntax.json: line 1: JSON syntax error" "$work/err.txt" || fail "message: $(cat "$work/err.txt")"
+    if "$tactus" info "$work/missing.json" 2> "$work/err.txt"; then fail "info accepted a missing file"; fi
+    grep -q "missing.json: cannot open file" "$work/err.txt" || fail "message: $(cat "$work/err.txt")"
+    if "$tactus" run "$src/scenes/default.json" --steps -3 2> /dev/null; then fail "run accepted --steps -3"; fi
+    if "$tactus" frobnicate 2> /dev/null; then fail "unknown command accepted"; fi
+    ;;
+help)
+    "$tactus" --help | grep -q 'validate' || fail "top-level help"
+    for c in run validate info; do
+        "$tactus" "$c" --help | grep -q "usage: tactus $c" || fail "$c --help"
+    done
+    "$tactus" info "$src/scenes/default.json" | grep -q 'rigid' || fail "info lists no rigid body"
+    ;;
+vtk_reader)
+    # Reads a frame back with VTK's own XML reader (Debian python3-vtk9); skipped when absent.
+    py=/usr/bin/python3
+    if ! "$py" -c 'import vtkmodules.vtkIOXML' 2> /dev/null; then echo "python3-vtk9 not installed: skipped"; exit 77; fi
+    "$tactus" run "$src/scenes/default.json" --steps 6 --every 6 --out "$work/out" > /dev/null
+    "$py" - "$work/out/frame_000001.vtp" <<'PY'
+import sys
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
+r = vtkXMLPolyDataReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+pd = r.GetOutput()
+n, polys = pd.GetNumberOfPoints(), pd.GetNumberOfPolys()
+assert polys > 0 and n == 3 * polys + pd.GetNumberOfVerts() + 2 * pd.GetNumberOfLines(), (n, polys)
+color = pd.GetPointData().GetArray("color")
+assert color is not None and color.GetNumberOfComponents() == 4 and color.GetNumberOfTuples() == n
+assert pd.GetPointData().GetNormals().GetNumberOfTuples() == n
+lo = pd.GetBounds()
+# The default scene's highest body starts at z = 2.5 and falls: nothing is above 3 m.
+assert lo[5] < 3.0 and lo[4] > -1.0, lo
+print("vtk read", n, "points", polys, "triangles")
+PY
+    ;;
+checkpoint_resume)
+    # A run interrupted by its checkpoint at step 90 (after the removal at 1 s), resumed to step
+    # 150, ends in the same state and with the same outputs as an uninterrupted run.
+    scene=$src/scenes/events.json
+    a=$("$tactus" run "$scene" --steps 150 --every 10 --out "$work/a" --hash | grep '^hash ')
+    "$tactus" run "$scene" --steps 90 --every 10 --checkpoint-every 30 --out "$work/b" > /dev/null
+    [ -f "$work/b/checkpoint.tcck" ] || fail "no checkpoint written"
+    b=$("$tactus" resume "$work/b/checkpoint.tcck" --steps 150 --hash | tee "$work/resume.txt" | grep '^hash ')
+    grep -q 'resuming .* at step 90 of 150' "$work/resume.txt" || fail "resume did not start at step 90"
+    [ "$a" = "$b" ] || fail "resumed hash $b differs from uninterrupted $a"
+    # same frames and metrics (the wall-time column aside)
+    diff <(cut -d, -f1-5,7- "$work/a/metrics.csv") <(cut -d, -f1-5,7- "$work/b/metrics.csv") > /dev/null \
+        || fail "resumed metrics.csv differs"
+    cmp -s "$work/a/frame_000015.vtp" "$work/b/frame_000015.vtp" || fail "resumed frame 15 differs"
+    diff "$work/a/events.pvd" "$work/b/events.pvd" > /dev/null || fail "resumed .pvd differs"
+    # a damaged checkpoint is refused with a message naming the file
+    head -c 300 "$work/b/checkpoint.tcck" > "$work/cut.tcck"
+    if "$tactus" resume "$work/cut.tcck" 2> "$work/err.txt"; then fail "truncated checkpoint accepted"; fi
+    grep -q "cut.tcck: .*truncated" "$work/err.txt" || fail "unclear error: $(cat "$work/err.txt")"
+    echo garbage > "$work/bad.tcck"
+    if "$tactus" resume "$work/bad.tcck" 2> "$work/err.txt"; then fail "garbage accepted"; fi
+    grep -q "bad.tcck: header: not a Tactus checkpoint" "$work/err.txt" || fail "unclear error: $(cat "$work/err.txt")"
+    ;;
+checkpoint_killed)
+    # SIGKILL a run that writes a checkpoint every step: whatever instant it dies, the checkpoint
+    # and every frame on disk are whole (temp file + rename), and the run resumes from there.
+    scene=$src/scenes/events.json
+    for delay in 0.05 0.1 0.2; do
+        rm -rf "$work/k"
+        timeout -s KILL $delay "$tactus" run "$scene" --steps 100000 --every 1 --checkpoint-every 1 --out "$work/k" \
+            > /dev/null 2>&1 || true
+        [ -f "$work/k/checkpoint.tcck" ] || continue # killed before the first checkpoint
+        for f in "$work"/k/frame_*.vtp; do tail -1 "$f" | grep -q '</VTKFile>' || fail "$f is truncated"; done
+        # --steps 1: stop at once (the checkpoint is past step 1); the restore itself checks the state hash
+        "$tactus" resume "$work/k/checkpoint.tcck" --steps 1 > "$work/r.txt" 2>&1 ||
+            fail "checkpoint after SIGKILL does not resume: $(cat "$work/r.txt")"
+        resumed=1
+    done
+    [ -n "${resumed:-}" ] || { echo "the machine was too slow to write one checkpoint in 0.2 s"; exit 77; }
+    ;;
+*) fail "unknown check $check" ;;
+esac
+echo "ok: $check"

@@ -1,0 +1,23 @@
+// Drops a sphere for one second through the installed public API only.
+#include <stdio.h>
+#include <tactus/tactus.h>
+
+int main(void) {
+    tc_world_def def = tc_world_def_default();
+    tc_error error;
+    tc_world* world = tc_world_create(&def, &error);
+    if (!world) return 1;
+    tc_shape_def sphere = tc_shape_def_default(TC_SHAPE_SPHERE);
+    tc_rigid_body_def body = tc_rigid_body_def_default();
+    body.shapes = &sphere;
+    body.shape_count = 1;
+    body.base.pose.p = tc_v3(0, 0, 10);
+    tc_body_id id;
+    if (tc_rigid_body_create(world, &body, &id, &error) != TC_RESULT_OK) return 1;
+    for (int i = 0; i < 60; ++i)
+        if (tc_world_step(world, &error) != TC_RESULT_OK) return 1;
+    double z = tc_body_get_pose(world, id).p.z;
+    printf("tactus %s: z after 1 s = %.3f m\n", tc_version_string(), z);
+    tc_world_destroy(world);
+    return z < 10 && z > 4 ? 0 : 1; // free fall: 10 - 9.81/2 = 5.1 m
+}

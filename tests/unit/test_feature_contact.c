@@ -1,0 +1,186 @@
+// Contact points by Gauss-map feature intersection (ALGORITHMS §2.6) through tc_collide.
+#include "tc_test.h"
+
+#include "collision/collide.h"
+#include "collision/feature.h"
+#include "collision/gjk.h"
+#include "geometry/hull.h"
+
+#include <stdio.h>
+
+static tc_shape make_box(tc_vec3 h) {
+    tc_shape_def d = tc_shape_def_default(TC_SHAPE_BOX);
+    d.half_extents = h;
+    tc_shape s;
+    assert_int_equal(tc_shape_init(&s, &d, false, "box", NULL), TC_RESULT_OK);
+    return s;
+}
+
+static tc_shape make_plane(void) {
+    tc_shape_def d = tc_shape_def_default(TC_SHAPE_PLANE);
+    d.plane_normal = tc_v3(0, 0, 1);
+    tc_shape s;
+    assert_int_equal(tc_shape_init(&s, &d, true, "plane", NULL), TC_RESULT_OK);
+    return s;
+}
+
+static tc_transform at(tc_vec3 p, tc_quat q) {
+    tc_transform t = {p, q};
+    return t;
+}
+
+static void test_box_resting_on_plane(void** state) {
+    (void)state;
+    tc_shape plane = make_plane(), box = make_box(tc_v3(0.5, 0.5, 0.5));
+    tc_quat yaw = tc_quat_from_axis_angle(tc_v3(0, 0, 1), TC_PI / 6);
+    tc_manifold m;
+    int n = tc_collide(&plane, tc_transform_identity(), &box, at(tc_v3(0.3, -0.2, 0.49), yaw), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+    assert_int_equal(n, 4);
+    assert_vec3_near(m.normal, tc_v3(0, 0, 1), 1e-12);
+    for (int i = 0; i < 4; ++i) {
+        assert_near(m.points[i].separation, -0.01, 1e-9);
+        tc_vec3 local = tc_quat_inv_rotate(yaw, tc_v3_sub(m.points[i].point, tc_v3(0.3, -0.2, 0)));
+        assert_near(fabs(local.x), 0.5, 1e-9);
+        assert_near(fabs(local.y), 0.5, 1e-9);
+    }
+    // the same pair the other way round: normal flipped, same points
+    n = tc_collide(&box, at(tc_v3(0.3, -0.2, 0.49), yaw), &plane, tc_transform_identity(), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+    assert_int_equal(n, 4);
+    assert_vec3_near(m.normal, tc_v3(0, 0, -1), 1e-12);
+    // tracking baseline: one point per step
+    n = tc_collide(&plane, tc_transform_identity(), &box, at(tc_v3(0.3, -0.2, 0.49), yaw), TC_CONTACT_TRACKING, 0.02, NULL, &m);
+    assert_int_equal(n, 1);
+    tc_shape_free(&box);
+    tc_shape_free(&plane);
+}
+
+static void test_edge_and_tilted_boxes(void** state) {
+    (void)state;
+    tc_shape plane = make_plane(), box = make_box(tc_v3(0.5, 0.5, 0.5));
+    tc_manifold m;
+    tc_quat roll45 = tc_quat_from_axis_angle(tc_v3(1, 0, 0), TC_PI / 4);
+    int n = tc_collide(&plane, tc_transform_identity(), &box, at(tc_v3(0, 0, sqrt(0.5) - 0.01), roll45), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+    assert_int_equal(n, 2);
+    assert_near(m.points[0].separation, -0.01, 1e-9);
+    assert_near(m.points[1].separation, -0.01, 1e-9);
+    assert_near(fabs(m.points[0].point.x - m.points[1].point.x), 1.0, 1e-9);
+    tc_quat roll10 = tc_quat_from_axis_angle(tc_v3(1, 0, 0), 10 * TC_PI / 180);
+    tc_real low = 0.5 * cos(10 * TC_PI / 180) + 0.5 * sin(10 * TC_PI / 180);
+    n = tc_collide(&plane, tc_transform_identity(), &box, at(tc_v3(0, 0, low - 0.005), roll10), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+    assert_int_equal(n, 2);
+    tc_quat corner = tc_quat_mul(tc_quat_from_axis_angle(tc_v3(0, 1, 0), 0.3), roll10);
+    n = tc_collide(&plane, tc_transform_identity(), &box, at(tc_v3(0, 0, 0.6), corner), TC_CONTACT_GAUSS_MAP, 0.5, NULL, &m);
+    assert_true(n >= 1);
+    tc_shape_free(&box);
+    tc_shape_free(&plane);
+}
+
+static void test_box_on_box_octagon(void** state) {
+    (void)state;
+    tc_hull* a = tc_hull_box(tc_v3(1, 1, 1));
+    tc_hull* b = tc_hull_box(tc_v3(1, 1, 1));
+    tc_feature fa, fb;
+    tc_transform ta = tc_transform_identity(), tb = at(tc_v3(0, 0, 1.99), tc_quat_from_axis_angle(tc_v3(0, 0, 1), TC_PI / 4));
+    tc_hull_feature(a, ta, tc_v3(0, 0, 1), 3 * TC_PI / 180, &fa);
+    tc_hull_feature(b, tb, tc_v3(0, 0, -1), 3 * TC_PI / 180, &fb);
+    assert_int_equal(fa.count, 4);
+    assert_int_equal(fb.count, 4);
+    tc_feature_point p[64];
+    int n = tc_intersect_features(&fa, &fb, tc_v3(0, 0, 1), 0.02, p, 64);
+    assert_int_equal(n, 8);
+    for (int i = 0; i < n; ++i) assert_near(p[i].separation, -0.01, 1e-9);
+    tc_shape A = make_box(tc_v3(1, 1, 1)), B = make_box(tc_v3(1, 1, 1));
+    tc_manifold m;
+    assert_int_equal(tc_collide(&A, ta, &B, tb, TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m), 4); // reduced
+    assert_vec3_near(m.normal, tc_v3(0, 0, 1), 1e-9);
+    // a small box overhanging the top face of a big one: the clipped rectangle
+    tc_shape small = make_box(tc_v3(0.5, 0.5, 0.5));
+    assert_int_equal(tc_collide(&A, ta, &small, at(tc_v3(0.8, 0, 1.49), tc_quat_identity()), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m), 4);
+    for (int i = 0; i < 4; ++i) {
+        assert_true(m.points[i].point.x >= 0.3 - 1e-9 && m.points[i].point.x <= 1 + 1e-9);
+        assert_near(fabs(m.points[i].point.y), 0.5, 1e-9);
+        assert_near(m.points[i].separation, -0.01, 1e-9);
+    }
+    tc_hull_free(a);
+    tc_hull_free(b);
+    tc_shape_free(&A);
+    tc_shape_free(&B);
+    tc_shape_free(&small);
+}
+
+static void test_tetrahedron_on_vertex_and_sphere(void** state) {
+    (void)state;
+    tc_vec3 p[4] = {tc_v3(0, 0, -1), tc_v3(1, 0, 1), tc_v3(-1, 1, 1), tc_v3(-1, -1, 1)};
+    tc_shape_def d = tc_shape_def_default(TC_SHAPE_HULL);
+    d.points = p;
+    d.point_count = 4;
+    tc_shape tet, plane = make_plane(), box = make_box(tc_v3(1, 1, 1));
+    assert_int_equal(tc_shape_init(&tet, &d, false, "tet", NULL), TC_RESULT_OK);
+    tc_manifold m;
+    assert_int_equal(tc_collide(&plane, tc_transform_identity(), &tet, at(tc_v3(0, 0, 0.99), tc_quat_identity()), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m), 1);
+    assert_near(m.points[0].separation, -0.01, 1e-12);
+    tc_shape_def sd = tc_shape_def_default(TC_SHAPE_SPHERE);
+    sd.radius = 0.5;
+    tc_shape sphere;
+    assert_int_equal(tc_shape_init(&sphere, &sd, false, "s", NULL), TC_RESULT_OK);
+    assert_int_equal(tc_collide(&box, tc_transform_identity(), &sphere, at(tc_v3(0.2, 0.1, 1.45), tc_quat_identity()), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m), 1);
+    assert_vec3_near(m.normal, tc_v3(0, 0, 1), 1e-9);
+    assert_near(m.points[0].separation, -0.05, 1e-9);
+    assert_vec3_near(m.points[0].point, tc_v3(0.2, 0.1, 0.975), 1e-9);
+    tc_shape_free(&tet);
+    tc_shape_free(&plane);
+    tc_shape_free(&box);
+    tc_shape_free(&sphere);
+}
+
+static double urand(unsigned* s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (*s >> 8) / 16777216.0;
+}
+
+// Every overlapping pair yields a point; none deeper than the overlap along n.
+static void test_random_overlaps_property(void** state) {
+    (void)state;
+    unsigned seed = 77u;
+    int pairs = 0;
+    for (int i = 0; i < 2000; ++i) {
+        tc_vec3 pa[16], pb[16];
+        for (int k = 0; k < 16; ++k) {
+            pa[k] = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+            pb[k] = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+        }
+        tc_shape_def d = tc_shape_def_default(TC_SHAPE_HULL);
+        d.point_count = 16;
+        tc_shape A, B;
+        d.points = pa;
+        assert_int_equal(tc_shape_init(&A, &d, false, "a", NULL), TC_RESULT_OK);
+        d.points = pb;
+        assert_int_equal(tc_shape_init(&B, &d, false, "b", NULL), TC_RESULT_OK);
+        tc_transform tb = at(tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5), tc_quat_identity());
+        tc_convex ca = {A.hull->vertices, A.hull->vertex_count, 0, A.hull->centroid};
+        tc_vec3 wb[64];
+        for (int k = 0; k < B.hull->vertex_count; ++k) wb[k] = tc_transform_point(tb, B.hull->vertices[k]);
+        tc_convex cb = {wb, B.hull->vertex_count, 0, tc_transform_point(tb, B.hull->centroid)};
+        if (tc_gjk_distance(&ca, &cb).status == TC_GJK_OVERLAP) {
+            tc_growth_result g = tc_growth_distance(&ca, &cb, tc_v3(0, 0, 1));
+            tc_manifold m;
+            int n = tc_collide(&A, tc_transform_identity(), &B, tb, TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+            if (n < 1) fail_msg("pair %d: overlapping but no contact point", i);
+            for (int k = 0; k < n; ++k) assert_true(-m.points[k].separation <= g.depth + 1e-9);
+            pairs++;
+        }
+        tc_shape_free(&A);
+        tc_shape_free(&B);
+    }
+    printf("%d overlapping pairs checked\n", pairs);
+    assert_true(pairs > 500);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_box_resting_on_plane),   cmocka_unit_test(test_edge_and_tilted_boxes),
+        cmocka_unit_test(test_box_on_box_octagon),     cmocka_unit_test(test_tetrahedron_on_vertex_and_sphere),
+        cmocka_unit_test(test_random_overlaps_property),
+    };
+    return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
+}

@@ -1,0 +1,207 @@
+// GJK distance, ray cast and growth distance against closed forms (ALGORITHMS §1.6), and the
+// overlap classification of random hull pairs against an independent separating-axis test.
+#include "tc_test.h"
+
+#include "collision/gjk.h"
+#include "geometry/hull.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void box_points(tc_vec3 h, tc_transform t, tc_vec3 out[8]) {
+    for (int i = 0; i < 8; ++i) out[i] = tc_transform_point(t, tc_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z));
+}
+
+static tc_convex convex_of(const tc_vec3* p, int n, tc_vec3 center, tc_real radius) {
+    tc_convex c = {p, n, radius, center};
+    return c;
+}
+
+static void test_box_distances(void** state) {
+    (void)state;
+    tc_vec3 a[8], b[8];
+    box_points(tc_v3(1, 1, 1), tc_transform_identity(), a);
+    tc_transform tb = tc_transform_identity();
+    tb.p = tc_v3(2.3, 0.2, -0.1);
+    box_points(tc_v3(1, 1, 1), tb, b);
+    tc_convex A = convex_of(a, 8, tc_v3_zero(), 0), B = convex_of(b, 8, tb.p, 0);
+    tc_gjk_result r = tc_gjk_distance(&A, &B);
+    assert_int_equal(r.status, TC_GJK_SEPARATED);
+    assert_near(r.distance, 0.3, 1e-12);
+    assert_near(tc_v3_dist(r.point_a, r.point_b), 0.3, 1e-12);
+    assert_vec3_near(r.normal, tc_v3(1, 0, 0), 1e-12);
+    // a copy rotated 45 degrees about z at (X, 0, 0): vertex against face, X - h(1 + sqrt 2)
+    tc_transform tr = {tc_v3(3, 0, 0), tc_quat_from_axis_angle(tc_v3(0, 0, 1), TC_PI / 4)};
+    box_points(tc_v3(1, 1, 1), tr, b);
+    B.center = tr.p;
+    r = tc_gjk_distance(&A, &B);
+    assert_near(r.distance, 3 - (1 + sqrt(2.0)), 1e-12);
+    // diagonal gap: corner to corner
+    tb.p = tc_v3(3, 3, 3);
+    box_points(tc_v3(1, 1, 1), tb, b);
+    B.center = tb.p;
+    r = tc_gjk_distance(&A, &B);
+    assert_near(r.distance, sqrt(3.0), 1e-12);
+    tb.p = tc_v3(1.5, 0.5, 0);
+    box_points(tc_v3(1, 1, 1), tb, b);
+    B.center = tb.p;
+    assert_int_equal(tc_gjk_distance(&A, &B).status, TC_GJK_OVERLAP);
+}
+
+static void test_spheres_and_points(void** state) {
+    (void)state;
+    tc_vec3 ca = tc_v3(0, 0, 0), cb = tc_v3(3, 4, 0);
+    tc_convex A = convex_of(&ca, 1, ca, 1), B = convex_of(&cb, 1, cb, 0.5);
+    tc_gjk_result r = tc_gjk_distance(&A, &B);
+    assert_near(r.distance, 5 - 1.5, 1e-12);
+    assert_vec3_near(r.point_a, tc_v3(0.6, 0.8, 0), 1e-12);
+    // point vs box: the clamp distance
+    tc_vec3 box[8], p = tc_v3(2, 3, 0.5);
+    box_points(tc_v3(1, 1, 1), tc_transform_identity(), box);
+    tc_convex Bx = convex_of(box, 8, tc_v3_zero(), 0), P = convex_of(&p, 1, p, 0);
+    assert_near(tc_gjk_distance(&P, &Bx).distance, sqrt(1 + 4.0), 1e-12);
+}
+
+static void test_ray_cast(void** state) {
+    (void)state;
+    tc_vec3 box[8], origin = tc_v3_zero();
+    box_points(tc_v3(1, 1, 1), tc_transform_identity(), box);
+    tc_convex A = convex_of(box, 8, tc_v3_zero(), 0), O = convex_of(&origin, 1, origin, 0);
+    tc_real l;
+    tc_vec3 n;
+    assert_true(tc_gjk_ray_cast(&A, &O, tc_v3(-5, 0.3, 0.2), tc_v3(1, 0, 0), &l, &n, NULL, NULL));
+    assert_near(l, 4, 1e-9);
+    assert_vec3_near(n, tc_v3(-1, 0, 0), 1e-9);
+    assert_false(tc_gjk_ray_cast(&A, &O, tc_v3(-5, 3, 0), tc_v3(1, 0, 0), &l, &n, NULL, NULL));
+    tc_vec3 c = tc_v3_zero();
+    tc_convex S = convex_of(&c, 1, c, 1);
+    assert_true(tc_gjk_ray_cast(&S, &O, tc_v3(0, 0, 5), tc_v3(0, 0, -2), &l, &n, NULL, NULL));
+    assert_near(l, 2, 1e-6);
+    assert_vec3_near(n, tc_v3(0, 0, 1), 1e-6);
+}
+
+static void test_growth_distance_by_hand(void** state) {
+    (void)state;
+    tc_vec3 a[8], b[8];
+    box_points(tc_v3(1, 1, 1), tc_transform_identity(), a);
+    tc_transform tb = tc_transform_identity();
+    tb.p = tc_v3(1.5, 0.5, 0);
+    box_points(tc_v3(1, 1, 1), tb, b);
+    tc_convex A = convex_of(a, 8, tc_v3_zero(), 0), B = convex_of(b, 8, tb.p, 0);
+    tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+    assert_true(g.ok);
+    assert_near(g.alpha, 0.75, 1e-9);
+    assert_vec3_near(g.normal, tc_v3(1, 0, 0), 1e-9);
+    assert_near(g.depth, 0.5, 1e-9);
+    tb.p = tc_v3(3, 0, 0);
+    box_points(tc_v3(1, 1, 1), tb, b);
+    B.center = tb.p;
+    g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+    assert_near(g.alpha, 1.5, 1e-9);
+    assert_near(g.depth, -1, 1e-9);
+    tc_vec3 c1 = tc_v3_zero(), c2 = tc_v3(1.2, 0, 0);
+    tc_convex S1 = convex_of(&c1, 1, c1, 1), S2 = convex_of(&c2, 1, c2, 0.5);
+    g = tc_growth_distance(&S1, &S2, tc_v3(0, 0, 1));
+    assert_near(g.alpha, 0.8, 1e-6);
+    assert_vec3_near(g.normal, tc_v3(1, 0, 0), 1e-6);
+    assert_near(g.depth, 0.3, 1e-6);
+    // invariance under a common rigid motion
+    tc_transform m = {tc_v3(0.3, -2, 5), tc_quat_from_axis_angle(tc_v3_normalize(tc_v3(1, 2, 3)), 0.7)};
+    tb.p = tc_v3(1.5, 0.5, 0);
+    box_points(tc_v3(1, 1, 1), m, a);
+    box_points(tc_v3(1, 1, 1), tc_transform_mul(m, tb), b);
+    A.center = m.p;
+    B.center = tc_transform_point(m, tb.p);
+    g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+    assert_near(g.alpha, 0.75, 1e-9);
+    assert_vec3_near(g.normal, tc_quat_rotate(m.q, tc_v3(1, 0, 0)), 1e-9);
+}
+
+// ---- random hulls against the separating-axis test ------------------------------------------
+
+static double urand(unsigned* s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (*s >> 8) / 16777216.0;
+}
+
+static void interval(const tc_hull* h, tc_vec3 axis, tc_real* lo, tc_real* hi) {
+    *lo = 1e300, *hi = -1e300;
+    for (int i = 0; i < h->vertex_count; ++i) {
+        tc_real d = tc_v3_dot(h->vertices[i], axis);
+        *lo = fmin(*lo, d), *hi = fmax(*hi, d);
+    }
+}
+
+// Signed gap along the best separating axis (> 0 separated, < 0 overlapping).
+static tc_real sat_gap(const tc_hull* a, const tc_hull* b) {
+    tc_real best = -1e300;
+    for (int pass = 0; pass < 3; ++pass) {
+        int na = pass == 0 ? a->face_count : pass == 1 ? b->face_count : a->edge_count * b->edge_count;
+        for (int k = 0; k < na; ++k) {
+            tc_vec3 axis;
+            if (pass == 0) axis = a->face_normals[k];
+            else if (pass == 1) axis = b->face_normals[k];
+            else {
+                int ea = k / b->edge_count, eb = k % b->edge_count;
+                tc_vec3 da = tc_v3_sub(a->vertices[a->edge_verts[2 * ea + 1]], a->vertices[a->edge_verts[2 * ea]]);
+                tc_vec3 db = tc_v3_sub(b->vertices[b->edge_verts[2 * eb + 1]], b->vertices[b->edge_verts[2 * eb]]);
+                axis = tc_v3_cross(da, db);
+                tc_real l = tc_v3_len(axis);
+                if (l < 1e-9) continue;
+                axis = tc_v3_scale(axis, 1.0 / l);
+            }
+            tc_real alo, ahi, blo, bhi;
+            interval(a, axis, &alo, &ahi);
+            interval(b, axis, &blo, &bhi);
+            best = fmax(best, fmax(blo - ahi, alo - bhi));
+        }
+    }
+    return best;
+}
+
+static tc_hull* random_hull(unsigned* s, tc_vec3 center) {
+    tc_vec3 p[16];
+    for (int i = 0; i < 16; ++i) p[i] = tc_v3_add(center, tc_v3(urand(s) - 0.5, urand(s) - 0.5, urand(s) - 0.5));
+    return tc_hull_from_points(p, 16, "random", NULL);
+}
+
+static void test_random_pairs_match_sat(void** state) {
+    (void)state;
+    unsigned seed = 20261123u;
+    printf("random hull pairs, seed %u\n", seed);
+    int checked = 0, overlaps = 0;
+    for (int i = 0; i < 10000; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 1.6 - 0.8, urand(&seed) * 1.6 - 0.8, urand(&seed) * 1.6 - 0.8));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_real gap = sat_gap(a, b);
+        if (fabs(gap) > 1e-9) {
+            tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+            tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+            tc_gjk_result r = tc_gjk_distance(&A, &B);
+            bool gjk_overlap = r.status == TC_GJK_OVERLAP;
+            if (gjk_overlap != (gap < 0)) fail_msg("pair %d: SAT gap %g, GJK distance %g", i, gap, r.distance);
+            if (!gjk_overlap) assert_true(r.distance <= gap * (1 + 1e-9) + 1e-12 || r.distance >= gap - 1e-9);
+            if (gjk_overlap) {
+                tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+                assert_true(g.ok && g.alpha < 1 + 1e-9 && g.depth >= -1e-9);
+            }
+            checked++;
+            overlaps += gjk_overlap;
+        }
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    printf("checked %d pairs, %d overlapping\n", checked, overlaps);
+    assert_true(overlaps > 1000 && checked - overlaps > 1000);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_box_distances),           cmocka_unit_test(test_spheres_and_points),
+        cmocka_unit_test(test_ray_cast),                cmocka_unit_test(test_growth_distance_by_hand),
+        cmocka_unit_test(test_random_pairs_match_sat),
+    };
+    return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
+}

@@ -1,0 +1,128 @@
+// Convex hulls (qhull + Gauss-map topology), triangle meshes, and their shape hooks.
+#include "tc_test.h"
+
+#include "geometry/hull.h"
+#include "geometry/shape.h"
+#include "geometry/trimesh.h"
+
+static void test_cube_with_interior_points(void** state) {
+    (void)state;
+    tc_vec3 p[14];
+    int n = 0;
+    for (int i = 0; i < 8; ++i) p[n++] = tc_v3(i & 1 ? 1 : -1, i & 2 ? 2 : -2, i & 4 ? 0.5 : -0.5);
+    for (int i = 0; i < 6; ++i) p[n++] = tc_v3(0.1 * i - 0.2, 0.05 * i, -0.1 + 0.03 * i); // interior
+    tc_error e;
+    tc_hull* h = tc_hull_from_points(p, n, "points", &e);
+    assert_non_null(h);
+    assert_int_equal(h->vertex_count, 8);
+    assert_int_equal(h->face_count, 6); // coplanar triangles merged into quads
+    assert_int_equal(h->edge_count, 12);
+    tc_mass_props m = tc_hull_mass(h, 1000);
+    assert_near(m.volume, 2 * 4 * 1, 1e-12);
+    assert_vec3_near(h->centroid, tc_v3(0, 0, 0), 1e-12);
+    assert_near(m.inertia.m[0][0], m.mass * (16 + 1) / 12.0, 1e-9 * m.mass); // (b^2 + c^2)/12
+    for (int f = 0; f < h->face_count; ++f) { // CCW from outside: every vertex on or below every plane
+        assert_near(tc_v3_len(h->face_normals[f]), 1, 1e-12);
+        for (int v = 0; v < h->vertex_count; ++v)
+            assert_true(tc_v3_dot(h->face_normals[f], h->vertices[v]) <= h->face_offsets[f] + 1e-12);
+    }
+    for (int v = 0; v < h->vertex_count; ++v) assert_int_equal(h->vert_start[v + 1] - h->vert_start[v], 3);
+    tc_hull_free(h);
+}
+
+static void test_tetrahedron_mass(void** state) {
+    (void)state;
+    tc_vec3 p[4] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 1, 0), tc_v3(0, 0, 1)};
+    tc_hull* h = tc_hull_from_points(p, 4, "points", NULL);
+    assert_non_null(h);
+    assert_int_equal(h->face_count, 4);
+    tc_mass_props m = tc_hull_mass(h, 1);
+    assert_near(m.volume, 1.0 / 6, 1e-14);
+    assert_vec3_near(m.center, tc_v3(0.25, 0.25, 0.25), 1e-14);
+    tc_hull_free(h);
+}
+
+static void test_degenerate_inputs(void** state) {
+    (void)state;
+    tc_error e;
+    tc_vec3 flat[5] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 1, 0), tc_v3(1, 1, 0), tc_v3(0.5, 0.2, 0)};
+    assert_null(tc_hull_from_points(flat, 5, "shapes[0].points", &e));
+    assert_int_equal(e.code, TC_RESULT_DEGENERATE);
+    assert_non_null(strstr(e.message, "shapes[0].points"));
+    tc_vec3 line[4] = {tc_v3(0, 0, 0), tc_v3(1, 1, 1), tc_v3(2, 2, 2), tc_v3(3, 3, 3)};
+    assert_null(tc_hull_from_points(line, 4, "p", &e));
+    tc_vec3 same[4] = {tc_v3(1, 1, 1), tc_v3(1, 1, 1), tc_v3(1, 1, 1), tc_v3(1, 1, 1)};
+    assert_null(tc_hull_from_points(same, 4, "p", &e));
+    assert_null(tc_hull_from_points(same, 3, "p", &e));
+    tc_vec3 nan[4] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, NAN, 0), tc_v3(0, 0, 1)};
+    assert_null(tc_hull_from_points(nan, 4, "p", &e));
+    assert_int_equal(e.code, TC_RESULT_NOT_FINITE);
+    // duplicates of a valid tetrahedron are fine
+    tc_vec3 dup[8] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 1, 0), tc_v3(0, 0, 1),
+                      tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 1, 0), tc_v3(0, 0, 1)};
+    tc_hull* h = tc_hull_from_points(dup, 8, "p", &e);
+    assert_non_null(h);
+    assert_int_equal(h->vertex_count, 4);
+    tc_hull_free(h);
+}
+
+static void test_hull_shape_hooks(void** state) {
+    (void)state;
+    tc_vec3 p[8];
+    for (int i = 0; i < 8; ++i) p[i] = tc_v3(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5);
+    tc_shape_def def = tc_shape_def_default(TC_SHAPE_HULL);
+    def.points = p;
+    def.point_count = 8;
+    tc_shape s;
+    assert_int_equal(tc_shape_init(&s, &def, false, "s", NULL), TC_RESULT_OK);
+    tc_transform pose = tc_transform_identity();
+    tc_vec3 n;
+    assert_near(tc_shape_signed_distance(&s, pose, tc_v3(0, 0, 0.2), &n), -0.3, 1e-12);
+    assert_near(tc_shape_signed_distance(&s, pose, tc_v3(1.5, 0, 0), &n), 1.0, 1e-12);
+    assert_vec3_near(n, tc_v3(1, 0, 0), 1e-12);
+    assert_near(tc_shape_signed_distance(&s, pose, tc_v3(1.5, 1.5, 0), &n), sqrt(2.0), 1e-12); // edge region
+    tc_real t;
+    assert_true(tc_shape_ray_cast(&s, pose, tc_v3(-3, 0.1, 0), tc_v3(1, 0, 0), 10, &t, &n));
+    assert_near(t, 2.5, 1e-12);
+    assert_vec3_near(n, tc_v3(-1, 0, 0), 1e-12);
+    assert_near(tc_shape_mass(&s).mass, 1000, 1e-9);
+    tc_shape_free(&s);
+}
+
+static void test_trimesh(void** state) {
+    (void)state;
+    tc_vec3 v[8];
+    for (int i = 0; i < 8; ++i) v[i] = tc_v3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+    int t[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+    tc_error e;
+    tc_trimesh* m = tc_trimesh_create(v, 8, t, 12, "mesh", &e);
+    assert_non_null(m);
+    tc_vec3 n;
+    assert_near(tc_trimesh_signed_distance(m, tc_v3(0, 0, 3), &n), 2, 1e-12);
+    assert_vec3_near(n, tc_v3(0, 0, 1), 1e-12);
+    assert_near(tc_trimesh_signed_distance(m, tc_v3(0.2, 0, 0.5), &n), -0.5, 1e-12);
+    int hits[12];
+    tc_aabb q = {tc_v3(0.5, -0.1, 0.9), tc_v3(0.6, 0.1, 1.1)};
+    int count = tc_trimesh_query(m, q, hits, 12);
+    assert_true(count >= 2);
+    for (int i = 0; i < count; ++i) assert_true(m->normals[hits[i]].z > 0.99 || fabs(m->normals[hits[i]].z) < 1e-12);
+    tc_real tt;
+    assert_true(tc_trimesh_ray_cast(m, tc_v3(0.3, 0.2, 5), tc_v3(0, 0, -1), 10, &tt, &n));
+    assert_near(tt, 4, 1e-12);
+    tc_trimesh_free(m);
+    int sliver[3] = {0, 1, 1};
+    assert_null(tc_trimesh_create(v, 8, sliver, 1, "mesh", &e));
+    assert_int_equal(e.code, TC_RESULT_DEGENERATE);
+    int bad[3] = {0, 1, 9};
+    assert_null(tc_trimesh_create(v, 8, bad, 1, "mesh", &e));
+    assert_int_equal(e.code, TC_RESULT_OUT_OF_RANGE);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cube_with_interior_points), cmocka_unit_test(test_tetrahedron_mass),
+        cmocka_unit_test(test_degenerate_inputs),         cmocka_unit_test(test_hull_shape_hooks),
+        cmocka_unit_test(test_trimesh),
+    };
+    return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
+}

@@ -1,0 +1,231 @@
+// Contact surfaces of point bodies (ALGORITHMS.md §8.5): Brent, MLS sphere, stiffness-weighted
+// contact surface, force conservation, density estimate, sampling independence.
+#include "tc_test.h"
+#include "contact/brent.h"
+#include "contact/surfel_contact.h"
+
+static tc_real cubic(tc_real x, void* c) { (void)c; return x * x * x - 2 * x - 5; }
+static tc_real cos_minus(tc_real x, void* c) { (void)c; return cos(x) - x; }
+static tc_real flat_step(tc_real x, void* c) { (void)c; return x < 0.3 ? -1 : (x < 0.7 ? 0.0 * x + 1e-3 : 1); }
+
+static void test_brent_known_roots(void** state) {
+    (void)state;
+    tc_real r;
+    int it;
+    assert_true(tc_brent(cubic, NULL, 2, 3, 1e-14, 50, &r, &it));
+    assert_near(r, 2.0945514815423265, 1e-12);
+    assert_true(it < 15); // superlinear
+    assert_true(tc_brent(cos_minus, NULL, 0, 1, 1e-14, 50, &r, NULL));
+    assert_near(r, 0.7390851332151607, 1e-12);
+    // A discontinuous, flat function converges by bisection onto the jump at 0.3.
+    assert_true(tc_brent(flat_step, NULL, 0, 1, 1e-10, 100, &r, NULL));
+    assert_near(r, 0.3, 1e-9);
+    // No sign change: reported, not invented.
+    assert_false(tc_brent(cubic, NULL, 3, 4, 1e-12, 50, &r, NULL));
+}
+
+static tc_points_body* build(tc_points_body_def d) {
+    tc_points_body* b = NULL;
+    tc_error e;
+    assert_int_equal(tc_points_body_build(&d, &b, &e), TC_RESULT_OK);
+    return b;
+}
+
+static tc_real rnd(uint32_t* s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (*s >> 8) * (1.0 / 16777216.0);
+}
+
+static void test_mls_sphere_projection_inside_and_normals(void** state) {
+    (void)state;
+    enum { N = 2000 };
+    tc_real R = 1;
+    tc_vec3* s = tc_alloc(N * sizeof(tc_vec3));
+    tc_vec3* n = tc_alloc(N * sizeof(tc_vec3));
+    tc_real golden = TC_PI * (3 - sqrt(5.0));
+    for (int i = 0; i < N; ++i) {
+        tc_real z = 1 - 2 * (i + 0.5) / N, r = sqrt(1 - z * z);
+        n[i] = tc_v3(r * cos(golden * i), r * sin(golden * i), z);
+        s[i] = tc_v3_scale(n[i], R);
+    }
+    tc_real spacing = sqrt(4 * TC_PI / N);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 1.5 * spacing));
+    uint32_t seed = 5;
+    for (int q = 0; q < 200; ++q) {
+        tc_vec3 dir = tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5));
+        tc_real rad = R * (0.8 + 0.4 * rnd(&seed));
+        tc_vec3 x = tc_v3_scale(dir, rad), p, pn;
+        assert_true(tc_surfel_surface_project(&S, x, &p, &pn));
+        assert_near(tc_v3_len(p), R, 1e-3 * R);
+        tc_vec3 fn;
+        tc_real f = tc_surfel_surface_eval(&S, x, &fn);
+        if (rad < 0.99 * R) { assert_true(f < 0); assert_true(tc_surfel_surface_inside(&S, x)); }
+        if (rad > 1.01 * R) { assert_true(f > 0); assert_false(tc_surfel_surface_inside(&S, x)); }
+        tc_vec3 pca;
+        assert_true(tc_surfel_surface_pca_normal(&S, p, dir, &pca));
+        assert_true(tc_v3_dot(pca, tc_v3_normalize(p)) > cos(TC_PI / 180));
+    }
+    tc_surfel_surface_free(&S);
+    tc_free(s, N * sizeof(tc_vec3));
+    tc_free(n, N * sizeof(tc_vec3));
+}
+
+// Two wide slabs, A below B, overlapping by delta in z (the faces act as half-spaces near the centre).
+typedef struct slab_pair { tc_points_body *A, *B; tc_real top_a, bottom_b; } slab_pair;
+
+static slab_pair make_slabs(tc_real ea, tc_real eb, tc_real delta, tc_real surfel_spacing) {
+    tc_points_body_def d = tc_points_body_def_default();
+    d.half_extents = tc_v3(0.15, 0.15, 0.05);
+    d.phyxel_spacing = 0.05;
+    d.surfel_spacing = surfel_spacing;
+    d.jitter = 0;
+    d.youngs_modulus = ea;
+    d.base.pose.p = tc_v3(0, 0, 0);
+    slab_pair s;
+    s.A = build(d);
+    d.youngs_modulus = eb;
+    d.base.pose.p = tc_v3(0, 0, 0.1 - delta);
+    s.B = build(d);
+    s.top_a = 0.05;
+    s.bottom_b = 0.05 - delta;
+    return s;
+}
+
+static void free_slabs(slab_pair s) {
+    tc_points_body_free(s.A);
+    tc_points_body_free(s.B);
+}
+
+static tc_surfel_contact_params params(tc_real spacing) {
+    tc_surfel_contact_params p = {1e7, 0, 0.5, spacing, 2, false};
+    return p;
+}
+
+// Mean height of the contact samples within 0.05 m of the axis.
+static tc_real central_height(const tc_surfel_contact* c, int* count) {
+    tc_real sum = 0;
+    *count = 0;
+    for (int i = 0; i < c->points.count; ++i) {
+        tc_vec3 p = c->points.data[i];
+        if (fabs(p.x) > 0.05 || fabs(p.y) > 0.05) continue;
+        sum += p.z;
+        (*count)++;
+    }
+    return *count ? sum / *count : NAN;
+}
+
+static void check_surface_split(tc_real ea, tc_real eb) {
+    tc_real delta = 0.01;
+    slab_pair s = make_slabs(ea, eb, delta, 0.012);
+    tc_surfel_contact c = {0};
+    tc_surfel_contact_params p = params(0.012);
+    assert_true(tc_surfel_contact_surface(s.A, s.B, &p, &c) > 20);
+    int n;
+    tc_real z = central_height(&c, &n);
+    assert_true(n > 10);
+    // w_i = E_i: A's surface moves down by delta E_B / (E_A + E_B).
+    tc_real expect = s.top_a - delta * eb / (ea + eb);
+    print_message("E_A/E_B = %g: contact surface at %.6f, expected %.6f (%d central samples)\n", ea / eb, z, expect, n);
+    assert_near(z, expect, 0.02 * delta);
+    for (int i = 0; i < c.normals.count; ++i)
+        if (fabs(c.points.data[i].x) < 0.05 && fabs(c.points.data[i].y) < 0.05) assert_true(c.normals.data[i].z > 0.99); // A to B
+    tc_surfel_contact_free(&c);
+    free_slabs(s);
+}
+
+static void test_equal_stiffness_contact_surface_is_midway(void** state) {
+    (void)state;
+    check_surface_split(1e5, 1e5);
+}
+
+static void test_stiffer_body_deforms_less(void** state) {
+    (void)state;
+    check_surface_split(4e5, 1e5); // A stiffer: moves 0.2 delta
+    check_surface_split(1e5, 4e5); // A softer: moves 0.8 delta
+}
+
+static tc_vec3 sum_ext(const tc_points_body* b) {
+    tc_vec3 s = tc_v3_zero();
+    for (int i = 0; i < b->np; ++i) s = tc_v3_add(s, b->f_ext[i]);
+    return s;
+}
+
+static void test_forces_are_conserved_and_opposite(void** state) {
+    (void)state;
+    slab_pair s = make_slabs(1e5, 2e5, 0.008, 0.015);
+    for (int i = 0; i < s.B->np; ++i) s.B->v[i] = tc_v3(0.3, 0.1, -0.2); // sliding and closing: friction + damping
+    tc_points_update_surfels(s.B);
+    tc_surfel_contact c = {0};
+    tc_surfel_contact_params p = params(0.015);
+    p.damping = 1e4;
+    tc_surfel_contact_surface(s.A, s.B, &p, &c);
+    tc_surfel_contact_forces(s.A, s.B, &p, &c);
+    for (int k = 0; k < c.points.count; ++k) {
+        tc_points_distribute_force(s.A, c.points.data[k], c.forces.data[k]);
+        tc_points_distribute_force(s.B, c.points.data[k], tc_v3_neg(c.forces.data[k]));
+    }
+    tc_vec3 fa = sum_ext(s.A), fb = sum_ext(s.B);
+    tc_real scale = tc_v3_len(c.total_a);
+    assert_true(scale > 0);
+    assert_true(c.total_a.z < 0); // A (below) is pushed down
+    assert_true(c.total_a.x > 0); // friction drags A along B's sliding direction
+    assert_vec3_near(fa, c.total_a, 1e-12 * scale);
+    assert_vec3_near(fb, tc_v3_neg(c.total_a), 1e-12 * scale);
+    tc_surfel_contact_free(&c);
+    free_slabs(s);
+}
+
+static void test_density_estimate_on_planar_grid(void** state) {
+    (void)state;
+    enum { M = 21 };
+    tc_real a = 0.01;
+    tc_vec3 pts[M * M];
+    for (int j = 0; j < M; ++j)
+        for (int i = 0; i < M; ++i) pts[j * M + i] = tc_v3(i * a, j * a, 0);
+    tc_point_grid g = {0};
+    tc_point_grid_build(&g, pts, M * M, a);
+    tc_real rho = tc_surfel_contact_density(pts, M * M, &g, (M / 2) * M + M / 2, 8);
+    assert_near(rho * a * a, 1, 0.3);
+    tc_point_grid_free(&g);
+}
+
+static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
+    slab_pair s = make_slabs(1e5, 1e5, 0.01, 0.012);
+    tc_surfel_contact c = {0};
+    tc_surfel_contact_params p = params(spacing);
+    p.seed_density_scaling = seed_form;
+    *samples = tc_surfel_contact_surface(s.A, s.B, &p, &c);
+    tc_surfel_contact_forces(s.A, s.B, &p, &c);
+    tc_real f = -c.total_a.z;
+    tc_surfel_contact_free(&c);
+    free_slabs(s);
+    return f;
+}
+
+static void test_total_force_independent_of_sampling(void** state) {
+    (void)state;
+    int n1, n2;
+    tc_real f1 = total_force(0.012, false, &n1), f2 = total_force(0.006, false, &n2);
+    print_message("area share: %d samples %.4g N, %d samples %.4g N\n", n1, f1, n2, f2);
+    assert_true(n2 > 3 * n1);
+    assert_true(fabs(f2 - f1) < 0.1 * f1);
+    // Expected magnitude: k * (delta/2 per side, symmetrised) * area 0.3 x 0.3.
+    assert_near(f1, 1e7 * 0.005 * 0.09, 0.25 * 1e7 * 0.005 * 0.09);
+    tc_real g1 = total_force(0.012, true, &n1), g2 = total_force(0.006, true, &n2);
+    print_message("seed density form: %.4g N -> %.4g N (x%.1f)\n", g1, g2, g2 / g1);
+    assert_true(g2 / g1 > 8);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
+        cmocka_unit_test_setup(test_mls_sphere_projection_inside_and_normals, tc_test_setup_log),
+        cmocka_unit_test_setup(test_equal_stiffness_contact_surface_is_midway, tc_test_setup_log),
+        cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
+        cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
+        cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
+        cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
