@@ -310,6 +310,17 @@ tc_real tc_pointset_signed_distance(const tc_pointset* ps, tc_vec3 x, tc_vec3* n
     return tc_v3_dot(d, n) < 0 ? -len : len;
 }
 
+tc_real tc_pointset_signed_distance_any(const tc_pointset* ps, tc_vec3 x, tc_vec3* normal) {
+    tc_real d = tc_pointset_signed_distance(ps, x, normal);
+    if (isfinite(d)) return d;
+    int k = tc_pointset_nearest(ps, x);
+    if (k < 0) return INFINITY;
+    tc_vec3 off = tc_v3_sub(x, ps->points[k]);
+    tc_real len = fmax(tc_v3_len(off) - ps->h, 0);
+    if (normal) *normal = ps->normals[k];
+    return tc_v3_dot(off, ps->normals[k]) < 0 ? -len : len;
+}
+
 bool tc_pointset_inside(const tc_pointset* ps, tc_vec3 x) {
     tc_vec3 p, n;
     if (!tc_pointset_project(ps, x, &p, &n)) return false;

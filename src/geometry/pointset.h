@@ -70,6 +70,10 @@ bool tc_pointset_mls(const tc_pointset* ps, tc_vec3 x, tc_mls_eval* out);
 /// Projects x onto the MLS surface by x <- x − f(x) n(x) until |f| < 1e-6 h (at most 20 times).
 /// Writes the projection and the surface normal there. Returns false if x is out of reach.
 bool tc_pointset_project(const tc_pointset* ps, tc_vec3 x, tc_vec3* proj, tc_vec3* normal);
+/// Signed distance everywhere: the MLS distance within reach; beyond it, the piecewise-linear
+/// estimate from the nearest sample s (sign of (x − s)·n_s, magnitude |x − s| − h, a lower bound on
+/// the distance to the surface, which stays within about h of its samples). Never infinite.
+tc_real tc_pointset_signed_distance_any(const tc_pointset* ps, tc_vec3 x, tc_vec3* normal);
 /// Paper eq. 2: x is inside when (x − x_proj)·n(x_proj) < 0. Points out of reach are outside.
 bool tc_pointset_inside(const tc_pointset* ps, tc_vec3 x);
 /// Signed distance to the MLS surface [m] (negative inside) via the projection; +inf out of reach.

@@ -108,6 +108,11 @@ static void test_mls_is_signed_distance_on_sphere(void** state) {
     assert_false(tc_pointset_mls(&ps, tc_v3(10, 0, 0), &far));
     assert_true(far.f > 0);
     assert_false(tc_pointset_inside(&ps, tc_v3(10, 0, 0)));
+    // beyond reach: a signed lower bound from the nearest sample (outside far, inside at the centre)
+    tc_real dfar = tc_pointset_signed_distance_any(&ps, tc_v3_add(c, tc_v3(10, 0, 0)), NULL);
+    assert_true(dfar > 8.8 && dfar <= 9.0);
+    tc_real dcentre = tc_pointset_signed_distance_any(&ps, c, NULL);
+    assert_true(dcentre < -0.7 && dcentre >= -1.0);
     tc_pointset_destroy(&ps);
 }
 

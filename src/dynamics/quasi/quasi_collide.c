@@ -16,9 +16,9 @@ static tc_real rigid_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
 static tc_real mls_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
     const mls_side* m = user;
     tc_vec3 nl;
-    tc_real d = tc_pointset_signed_distance(m->cloud, tc_transform_inv_point(m->pose, p), &nl);
+    tc_real d = tc_pointset_signed_distance_any(m->cloud, tc_transform_inv_point(m->pose, p), &nl);
     *normal = tc_quat_rotate(m->pose.q, nl);
-    return isfinite(d) ? d : 1e300;
+    return d;
 }
 
 static tc_quasi_surface surface_of(const tc_world* w, const tc_quasi_body* q) {

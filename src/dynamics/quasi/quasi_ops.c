@@ -25,9 +25,9 @@ static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* nor
     tc_transform pose = rigid(w, i)->pose;
     if (!tc_aabb_contains_point(tc_aabb_inflate(body_aabb(w, i), 3 * q->cloud.h), p)) return 1e300;
     tc_vec3 nl;
-    tc_real d = tc_pointset_signed_distance(&q->cloud, tc_transform_inv_point(pose, p), &nl);
+    tc_real d = tc_pointset_signed_distance_any(&q->cloud, tc_transform_inv_point(pose, p), &nl);
     if (normal) *normal = tc_quat_rotate(pose.q, nl);
-    return isfinite(d) ? d : 1e300;
+    return d;
 }
 
 static int surface_point_count(const tc_world* w, int i) { return tc_quasi_record(w, i)->cloud.count; }
