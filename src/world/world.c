@@ -268,11 +268,26 @@ uint64_t tc_world_hash(const tc_world* w) {
     return h;
 }
 
+// Bounding boxes of the deformable kinds (rigid bodies draw their own, per body and shape).
+static void draw_box(const tc_debug_draw* d, tc_aabb b) {
+    tc_color c = {0.3f, 0.9f, 0.3f, 1};
+    for (int i = 0; i < 8; ++i)
+        for (int k = 0; k < 3; ++k) {
+            int j = i | (1 << k);
+            if (j == i) continue;
+            tc_vec3 p = tc_v3(i & 1 ? b.hi.x : b.lo.x, i & 2 ? b.hi.y : b.lo.y, i & 4 ? b.hi.z : b.lo.z);
+            tc_vec3 q = tc_v3(j & 1 ? b.hi.x : b.lo.x, j & 2 ? b.hi.y : b.lo.y, j & 4 ? b.hi.z : b.lo.z);
+            d->draw_line(p, q, c, d->context);
+        }
+}
+
 void tc_world_draw(const tc_world* w, const tc_debug_draw* draw) {
     for (int i = 0; i < w->slots.count; ++i) {
         const tc_body_slot* b = &w->slots.data[i];
         const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
         if (b->alive && ops && ops->draw) ops->draw(w, b->index, draw);
+        bool deformable = b->kind == TC_BODY_TET || b->kind == TC_BODY_POINTS || b->kind == TC_BODY_SPRINGS;
+        if (b->alive && deformable && draw->draw_aabbs && draw->draw_line && ops->body_aabb) draw_box(draw, ops->body_aabb(w, b->index));
     }
     if (draw->draw_penetration && draw->draw_line) { // depth vectors, magnified 10x to be seen
         tc_color magenta = {1, 0.2f, 1, 1};
