@@ -57,6 +57,20 @@ def on_rigid():
                         "youngs_modulus": 1e5, "position": [0, 0, 0.7]}]}
 
 
+def mixed():
+    """Convex and concave tet bodies of different sizes: an L-shape (a TetGen mesh made by
+    scripts/obj2tet.sh from an L-shaped prism, shipped in scenes/meshes/), a sphere and boxes."""
+    tet = lambda name, p, **kw: dict({"type": "tet", "name": name, "position": p, "youngs_modulus": 2e5, "damping": 0.02}, **kw)
+    return {"name": "tet_mixed", "description": "Seed 001: an L-shaped TetGen mesh, a sphere and two boxes of different sizes fall on each other and on the ground.",
+            "world": {"time_step": 1 / 60, "sub_steps": 4}, "run": {"time": 3.0, "every": 4},
+            "camera": {"eye": [1.2, -1.6, 1.0], "target": [0, 0, 0.2]}, "metrics": ["kinetic_energy"],
+            "bodies": [GROUND, tet("ell", [0, 0, 0.3], shape="mesh", mesh="meshes/lshape"),
+                       tet("ball", [0.05, 0.02, 0.7], shape="sphere", radius=0.12, resolution=4),
+                       tet("small_box", [-0.05, 0.05, 1.0], shape="box", half_extents=[0.06, 0.06, 0.06], resolution=2),
+                       tet("big_box", [0.4, 0, 0.25], shape="box", half_extents=[0.15, 0.1, 0.1], resolution=3)]}
+
+
+write("tet_mixed", mixed())
 write("tet_cubes", cubes("consistent"))
 write("tet_cubes_closest", cubes("closest"))
 write("tet_sphere_stack", sphere_stack())

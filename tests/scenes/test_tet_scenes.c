@@ -73,8 +73,29 @@ static void test_jelly_lands(void** state) {
     tc_scene_destroy(s);
 }
 
+// Convex and concave bodies (an L-shaped TetGen mesh among them) come to rest on the ground.
+static void test_mixed_rests(void** state) {
+    (void)state;
+    tc_scene* s = load("tet_mixed");
+    tc_real ke_max = 0;
+    run(s, 180, &ke_max);
+    tc_world* w = tc_scene_world(s);
+    tc_real ke = tc_world_get_stats(w).kinetic_energy, low = 1e9;
+    tc_body_id ids[8];
+    int n = tc_world_get_bodies(w, ids, 8);
+    for (int i = 0; i < n; ++i) {
+        if (tc_body_get_kind(w, ids[i]) != TC_BODY_TET) continue;
+        tc_vec3 x[1024];
+        int m = tc_tet_body_get_vertices(w, ids[i], x, NULL, 1024);
+        for (int k = 0; k < m && k < 1024; ++k) low = fmin(low, x[k].z);
+    }
+    printf("tet_mixed: KE %.3g J (peak %.3g J), lowest vertex %.3g m\n", ke, ke_max, low);
+    assert_true(ke < 1e-3 * ke_max && low > -0.01);
+    tc_scene_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_cubes_bounce_apart), cmocka_unit_test(test_spheres_pile_bounded),
-                                       cmocka_unit_test(test_jelly_lands)};
+                                       cmocka_unit_test(test_jelly_lands), cmocka_unit_test(test_mixed_rests)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
