@@ -1,4 +1,5 @@
 // TetGen .node/.ele reader.
+#include <math.h>
 #include <stdio.h>
 #include "geometry/tetmesh.h"
 
@@ -26,10 +27,12 @@ static tc_result read_nodes(tc_tetmesh* m, const char* path, int* first, tc_erro
     m->nodes = tc_alloc(sizeof(tc_vec3) * (size_t)n);
     m->node_count = n;
     for (int i = 0; i < n && rc == TC_RESULT_OK; ++i) {
-        int id;
-        double x, y, z;
+        int id = 0;
+        double x = 0, y = 0, z = 0;
         if (!next_line(fp, buf, sizeof buf, &line) || sscanf(buf, "%d %lf %lf %lf", &id, &x, &y, &z) != 4)
             rc = tc_error_set(error, TC_RESULT_PARSE, path, "", "line %d: expected '<id> x y z'", line);
+        else if (!isfinite(x) || !isfinite(y) || !isfinite(z))
+            rc = tc_error_set(error, TC_RESULT_NOT_FINITE, path, "", "line %d: coordinates must be finite", line);
         else if (i == 0) *first = id;
         m->nodes[i] = tc_v3(x, y, z);
     }
