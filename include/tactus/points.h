@@ -74,7 +74,7 @@ TC_API int tc_points_body_get_surfels(const tc_world* world, tc_body_id id, tc_v
 /// Fracture mark of the body: bodies split from one another carry different marks; 0 = never split.
 TC_API uint32_t tc_points_body_get_mark(const tc_world* world, tc_body_id id);
 /// Adds a force (N) spread over the phyxels in proportion to their mass, for the next step only
-/// (tc_body_apply_force handles rigid bodies only).
+/// (the same as tc_body_apply_force on a point body).
 TC_API tc_result tc_points_body_apply_force(tc_world* world, tc_body_id id, tc_vec3 force);
 /// Sets the velocity of every phyxel (m/s).
 TC_API tc_result tc_points_body_set_velocity(tc_world* world, tc_body_id id, tc_vec3 v);

@@ -75,7 +75,9 @@ TC_API tc_vec3 tc_body_get_center_of_mass(const tc_world* world, tc_body_id id);
 TC_API tc_real tc_body_get_mass(const tc_world* world, tc_body_id id);
 TC_API tc_result tc_body_set_pose(tc_world* world, tc_body_id id, tc_transform pose);
 TC_API tc_result tc_body_set_velocity(tc_world* world, tc_body_id id, tc_vec3 linear, tc_vec3 angular);
-/// Adds a force (N) at a world point (m), applied during the next step only.
+/// Adds a force (N) at a world point (m), applied during the next step only. Rigid and quasi
+/// bodies also take its torque; deformables spread it over their nodes by mass (point unused).
+/// Static bodies return TC_RESULT_UNSUPPORTED; non-finite input TC_RESULT_NOT_FINITE.
 TC_API tc_result tc_body_apply_force(tc_world* world, tc_body_id id, tc_vec3 force, tc_vec3 point);
 /// Axis-aligned box of the body, m.
 TC_API tc_aabb tc_body_get_aabb(const tc_world* world, tc_body_id id);

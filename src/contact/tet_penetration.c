@@ -56,13 +56,24 @@ static void hash_insert(spatial_hash* h, int body, int vertex, tc_vec3 p) {
     h->head[b] = h->entries.count - 1;
 }
 
-// Barycentric coordinates of p in tet t; inside when all are >= -eps.
-static bool in_tet(const tc_tet_body* b, int t, tc_vec3 p, tc_real bary[4]) {
+// A tet's inverse edge matrix, computed once per tet per pass (ALGORITHMS §4.2).
+typedef struct tet_frame {
+    tc_vec3 origin;
+    tc_mat3 inverse;
+    bool degenerate; ///< |det| too small: skipped
+} tet_frame;
+
+static tet_frame frame_of(const tc_tet_body* b, int t) {
     const int* q = b->tets + 4 * t;
     tc_mat3 D = tc_mat3_from_cols(tc_v3_sub(b->x[q[1]], b->x[q[0]]), tc_v3_sub(b->x[q[2]], b->x[q[0]]), tc_v3_sub(b->x[q[3]], b->x[q[0]]));
-    tc_real det = tc_mat3_det(D);
-    if (fabs(det) < 1e-18) return false; // degenerate element: skipped
-    tc_vec3 l = tc_mat3_mul_v3(tc_mat3_inverse(D), tc_v3_sub(p, b->x[q[0]]));
+    tet_frame f = {b->x[q[0]], tc_mat3_identity(), fabs(tc_mat3_det(D)) < 1e-18};
+    if (!f.degenerate) f.inverse = tc_mat3_inverse(D);
+    return f;
+}
+
+// Barycentric coordinates of p; inside when all are >= -eps.
+static bool in_tet(const tet_frame* f, tc_vec3 p, tc_real bary[4]) {
+    tc_vec3 l = tc_mat3_mul_v3(f->inverse, tc_v3_sub(p, f->origin));
     bary[1] = l.x, bary[2] = l.y, bary[3] = l.z, bary[0] = 1 - l.x - l.y - l.z;
     for (int k = 0; k < 4; ++k)
         if (bary[k] < -1e-9) return false;
@@ -79,6 +90,8 @@ static void detect(tc_tet_store* s, spatial_hash* h, hit** hits) {
         const tc_tet_body* b = &s->bodies.data[bi];
         for (int t = 0; t < b->tet_count; ++t) {
             const int* q = b->tets + 4 * t;
+            tet_frame frame = frame_of(b, t);
+            if (frame.degenerate) continue;
             tc_aabb box = tc_aabb_empty();
             for (int k = 0; k < 4; ++k) box = tc_aabb_add_point(box, b->x[q[k]]);
             int lo[3], hi[3];
@@ -96,7 +109,7 @@ static void detect(tc_tet_store* s, spatial_hash* h, hit** hits) {
                             hit* slot = &hits[en->body][en->vertex];
                             if (slot->tet_body >= 0) continue; // one penetrated tet per vertex is enough
                             tc_real bary[4];
-                            if (!in_tet(b, t, s->bodies.data[en->body].x[en->vertex], bary)) continue;
+                            if (!in_tet(&frame, s->bodies.data[en->body].x[en->vertex], bary)) continue;
                             slot->tet_body = bi, slot->tet = t;
                             memcpy(slot->bary, bary, sizeof bary);
                         }
@@ -114,20 +127,15 @@ static bool surface_crossing(const tc_tet_body* B, tc_vec3 p, tc_vec3 o, tc_vec3
         tc_vec3 a = B->x[v[0]], b = B->x[v[1]], c = B->x[v[2]];
         tc_aabb fb = tc_aabb_add_point(tc_aabb_add_point(tc_aabb_add_point(tc_aabb_empty(), a), b), c);
         if (!tc_aabb_overlap(fb, seg)) continue;
-        tc_vec3 d = tc_v3_sub(o, p), e1 = tc_v3_sub(b, a), e2 = tc_v3_sub(c, a), P = tc_v3_cross(d, e2);
-        tc_real det = tc_v3_dot(e1, P);
-        if (fabs(det) < 1e-300) continue;
-        tc_vec3 T = tc_v3_sub(p, a);
-        tc_real u = tc_v3_dot(T, P) / det;
-        tc_vec3 Q = tc_v3_cross(T, e1);
-        tc_real w = tc_v3_dot(d, Q) / det, t = tc_v3_dot(e2, Q) / det;
-        if (u < -1e-9 || w < -1e-9 || u + w > 1 + 1e-9 || t < -1e-9 || t > 1 + 1e-9) continue;
+        tc_real t;
+        tc_vec3 w;
+        if (!tc_segment_triangle(p, o, a, b, c, &t, &w)) continue;
         tc_real from_o = 1 - t;
         if (from_o >= best) continue;
         best = from_o;
-        *x = tc_v3_madd(p, t, d);
-        *n = tc_v3_normalize(tc_v3_add(tc_v3_add(tc_v3_scale(B->vertex_normals[v[0]], 1 - u - w), tc_v3_scale(B->vertex_normals[v[1]], u)),
-                                       tc_v3_scale(B->vertex_normals[v[2]], w)));
+        *x = tc_v3_lerp(p, o, t);
+        *n = tc_v3_normalize(tc_v3_add(tc_v3_add(tc_v3_scale(B->vertex_normals[v[0]], w.x), tc_v3_scale(B->vertex_normals[v[1]], w.y)),
+                                       tc_v3_scale(B->vertex_normals[v[2]], w.z)));
     }
     return best < 1e300;
 }
@@ -160,11 +168,11 @@ static void consistent_depths(const tc_tet_body* A, const tc_tet_body* B, int ot
         }
         if (wsum > 0 && tc_v3_len2(rsum) > 0) out[p] = (depth){fmax(dsum / wsum, 0), tc_v3_normalize(rsum), true};
     }
-    for (bool grew = true; grew;) { // propagation, one layer at a time (only earlier layers count)
+    bool* layer = malloc((size_t)n * sizeof(bool));
+    depth* next = malloc((size_t)n * sizeof(depth));
+    for (bool grew = layer && next; grew;) { // propagation, one layer at a time (only earlier layers count)
         grew = false;
-        bool* layer = calloc((size_t)n, sizeof(bool));
-        depth* next = calloc((size_t)n, sizeof(depth));
-        if (!layer || !next) { free(layer); free(next); return; }
+        memset(layer, 0, (size_t)n * sizeof(bool));
         for (int p = 0; p < n; ++p) {
             if (hits[p].tet_body != other || out[p].known) continue;
             tc_real wsum = 0, dsum = 0;
@@ -180,9 +188,9 @@ static void consistent_depths(const tc_tet_body* A, const tc_tet_body* B, int ot
         }
         for (int p = 0; p < n; ++p)
             if (layer[p]) out[p] = next[p], grew = true;
-        free(layer);
-        free(next);
     }
+    free(layer);
+    free(next);
 }
 
 static void closest_depths(const tc_tet_body* A, const tc_tet_body* B, int other, const hit* hits, depth* out) {

@@ -219,3 +219,35 @@ bool tc_trimesh_ray_cast(const tc_trimesh* m, tc_vec3 o, tc_vec3 dir, tc_real ma
     if (hit) *t_out = best;
     return hit;
 }
+
+bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t_out, tc_vec3* bary) {
+    const tc_real eps = 1e-9;
+    tc_vec3 d = tc_v3_sub(p1, p0), e1 = tc_v3_sub(b, a), e2 = tc_v3_sub(c, a);
+    tc_vec3 P = tc_v3_cross(d, e2);
+    tc_real det = tc_v3_dot(e1, P), scale = tc_v3_len(d) * tc_v3_len(e1) * tc_v3_len(e2);
+    if (fabs(det) <= eps * scale) { // parallel: coplanar edges count when they touch the triangle
+        tc_vec3 n = tc_v3_cross(e1, e2);
+        tc_real nl = tc_v3_len(n);
+        if (!(nl > 0) || fabs(tc_v3_dot(tc_v3_sub(p0, a), n)) > eps * nl * (tc_v3_len(e1) + tc_v3_len(d))) return false;
+        for (int k = 0; k <= 8; ++k) { // sample the segment: a 2-D test in the plane
+            tc_vec3 q = tc_v3_madd(p0, k / 8.0, d);
+            if (tc_v3_dist(tc_closest_point_triangle(q, a, b, c), q) <= eps * (tc_v3_len(e1) + tc_v3_len(d))) {
+                *t_out = k / 8.0;
+                if (bary) *bary = tc_v3(1.0 / 3, 1.0 / 3, 1.0 / 3); // in-plane contact: no single crossing point
+                return true;
+            }
+        }
+        return false;
+    }
+    tc_vec3 T = tc_v3_sub(p0, a);
+    tc_real u = tc_v3_dot(T, P) / det;
+    if (u < -eps || u > 1 + eps) return false;
+    tc_vec3 Q = tc_v3_cross(T, e1);
+    tc_real v = tc_v3_dot(d, Q) / det;
+    if (v < -eps || u + v > 1 + eps) return false;
+    tc_real t = tc_v3_dot(e2, Q) / det;
+    if (t < -eps || t > 1 + eps) return false;
+    *t_out = t;
+    if (bary) *bary = tc_v3(1 - u - v, u, v);
+    return true;
+}

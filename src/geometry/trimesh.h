@@ -33,6 +33,10 @@ int tc_trimesh_query(const tc_trimesh* mesh, tc_aabb box, int* out, int capacity
 tc_real tc_trimesh_signed_distance(const tc_trimesh* mesh, tc_vec3 p, tc_vec3* normal);
 /// First hit of origin + t dir, t in [0, max_t], from the front side.
 bool tc_trimesh_ray_cast(const tc_trimesh* mesh, tc_vec3 origin, tc_vec3 dir, tc_real max_t, tc_real* t, tc_vec3* normal);
+/// Segment p0-p1 against triangle (a, b, c), epsilon-inclusive so edges through a vertex or along
+/// an edge count (ALGORITHMS §10.3); coplanar segments by a test in the plane. On a hit writes
+/// the segment parameter t in [0, 1] and, if bary is not NULL, the barycentric weights of a, b, c.
+bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t, tc_vec3* bary);
 /// Closest point of triangle (a, b, c) to p.
 tc_vec3 tc_closest_point_triangle(tc_vec3 p, tc_vec3 a, tc_vec3 b, tc_vec3 c);
 #endif

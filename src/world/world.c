@@ -330,6 +330,14 @@ tc_transform tc_body_get_pose(const tc_world* w, tc_body_id id) { KIND_QUERY(w, 
 tc_vec3 tc_body_get_linear_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, linear_velocity, tc_v3_zero()); }
 tc_vec3 tc_body_get_center_of_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, center_of_mass, tc_v3_zero()); }
 tc_real tc_body_get_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, mass, 0); }
+
+tc_result tc_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f, tc_vec3 p) {
+    tc_body_slot* s = tc_world_resolve(w, id);
+    if (!s) return TC_RESULT_STALE_ID;
+    if (!tc_v3_is_finite(f) || !tc_v3_is_finite(p)) return TC_RESULT_NOT_FINITE;
+    const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+    return ops && ops->apply_user_force ? ops->apply_user_force(w, s->index, f, p) : TC_RESULT_UNSUPPORTED;
+}
 tc_aabb tc_body_get_aabb(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, body_aabb, tc_aabb_empty()); }
 
 tc_aabb tc_world_get_bounds(const tc_world* w) {

@@ -70,6 +70,9 @@ typedef struct tc_kind_ops {
     tc_vec3 (*center_of_mass)(const tc_world* w, int index);
     tc_real (*mass)(const tc_world* w, int index);
     bool (*ray_cast)(const tc_world* w, int index, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n);
+    /// tc_body_apply_force: force f (N) at world point p, held for the next step (deformable
+    /// kinds spread it over their nodes by mass). NULL: the kind takes no user forces.
+    tc_result (*apply_user_force)(tc_world* w, int index, tc_vec3 f, tc_vec3 p);
     /// Checkpoints (world/state_io.h): every dynamic variable of the whole store, bodies in store
     /// order, enough that a resumed run is bit-identical to an uninterrupted one. read_state
     /// restores into a store rebuilt from the same scene and returns an error naming `file`

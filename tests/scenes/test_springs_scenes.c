@@ -70,7 +70,7 @@ static bool tangled(const tc_springs_body* a, const tc_springs_body* b) {
         for (int t = 0; t < b->tri_count; ++t) {
             const int* v = b->tris + 3 * t;
             tc_real param;
-            if (tc_segment_triangle(a->x[s->i], a->x[s->j], b->x[v[0]], b->x[v[1]], b->x[v[2]], &param)) return true;
+            if (tc_segment_triangle(a->x[s->i], a->x[s->j], b->x[v[0]], b->x[v[1]], b->x[v[2]], &param, NULL)) return true;
         }
     }
     return false;

@@ -101,14 +101,14 @@ static void test_segment_triangle_cases(void** state) {
     (void)state;
     tc_vec3 a = tc_v3(0, 0, 0), b = tc_v3(1, 0, 0), c = tc_v3(0, 1, 0);
     tc_real t;
-    assert_true(tc_segment_triangle(tc_v3(0.2, 0.2, -1), tc_v3(0.2, 0.2, 1), a, b, c, &t)); // hit
+    assert_true(tc_segment_triangle(tc_v3(0.2, 0.2, -1), tc_v3(0.2, 0.2, 1), a, b, c, &t, NULL)); // hit
     assert_near(t, 0.5, 1e-12);
-    assert_false(tc_segment_triangle(tc_v3(0.8, 0.8, -1), tc_v3(0.8, 0.8, 1), a, b, c, &t)); // miss beside
-    assert_false(tc_segment_triangle(tc_v3(0.2, 0.2, 0.5), tc_v3(0.2, 0.2, 1), a, b, c, &t)); // miss short
-    assert_true(tc_segment_triangle(tc_v3(-0.5, 0.2, 0), tc_v3(0.5, 0.2, 0), a, b, c, &t));  // in the plane
-    assert_false(tc_segment_triangle(tc_v3(-0.5, 2, 0), tc_v3(0.5, 2, 0), a, b, c, &t));     // in the plane, outside
-    assert_true(tc_segment_triangle(tc_v3(0, 0, -1), tc_v3(0, 0, 1), a, b, c, &t));          // through a vertex
-    assert_true(tc_segment_triangle(tc_v3(0.3, 0.3, 0), tc_v3(0.3, 0.3, 1), a, b, c, &t));    // touching at its end
+    assert_false(tc_segment_triangle(tc_v3(0.8, 0.8, -1), tc_v3(0.8, 0.8, 1), a, b, c, &t, NULL)); // miss beside
+    assert_false(tc_segment_triangle(tc_v3(0.2, 0.2, 0.5), tc_v3(0.2, 0.2, 1), a, b, c, &t, NULL)); // miss short
+    assert_true(tc_segment_triangle(tc_v3(-0.5, 0.2, 0), tc_v3(0.5, 0.2, 0), a, b, c, &t, NULL));  // in the plane
+    assert_false(tc_segment_triangle(tc_v3(-0.5, 2, 0), tc_v3(0.5, 2, 0), a, b, c, &t, NULL));     // in the plane, outside
+    assert_true(tc_segment_triangle(tc_v3(0, 0, -1), tc_v3(0, 0, 1), a, b, c, &t, NULL));          // through a vertex
+    assert_true(tc_segment_triangle(tc_v3(0.3, 0.3, 0), tc_v3(0.3, 0.3, 1), a, b, c, &t, NULL));    // touching at its end
     assert_near(t, 0, 1e-12);
 }
 

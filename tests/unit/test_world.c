@@ -149,6 +149,58 @@ static void test_bad_bodies_rejected(void** state) {
     tc_world_destroy(w);
 }
 
+// tc_body_apply_force reaches every dynamic kind: one step of F changes the linear momentum by
+// F dt (internal forces sum to zero, gravity off), whatever the kind spreads it over.
+static void check_impulse(tc_world* w, tc_body_id id) {
+    tc_vec3 f = tc_v3(3, -2, 5);
+    tc_real m = tc_body_get_mass(w, id);
+    tc_vec3 v0 = tc_body_get_linear_velocity(w, id);
+    assert_int_equal(tc_body_apply_force(w, id, f, tc_body_get_center_of_mass(w, id)), TC_RESULT_OK);
+    assert_int_equal(tc_world_step(w, NULL), TC_RESULT_OK);
+    tc_vec3 dp = tc_v3_scale(tc_v3_sub(tc_body_get_linear_velocity(w, id), v0), m);
+    tc_real dt = tc_world_get_def(w).time_step;
+    assert_near(dp.x, f.x * dt, 1e-9 + 1e-6 * fabs(f.x * dt));
+    assert_near(dp.y, f.y * dt, 1e-9 + 1e-6 * fabs(f.y * dt));
+    assert_near(dp.z, f.z * dt, 1e-9 + 1e-6 * fabs(f.z * dt));
+    // The force lasts one step only.
+    v0 = tc_body_get_linear_velocity(w, id);
+    assert_int_equal(tc_world_step(w, NULL), TC_RESULT_OK);
+    assert_near(tc_body_get_linear_velocity(w, id).z, v0.z, 1e-9);
+}
+
+static void test_apply_force_every_kind(void** state) {
+    (void)state;
+    tc_world* w = make_world(tc_v3_zero());
+    tc_error e;
+    tc_body_id id;
+    check_impulse(w, add_box(w, tc_v3(0.1, 0.2, 0.3), tc_v3(0, 0, 0)));
+    tc_springs_body_def sd = tc_springs_body_def_default();
+    sd.base.pose.p = tc_v3(2, 0, 0);
+    assert_int_equal(tc_springs_body_create(w, &sd, &id, &e), TC_RESULT_OK);
+    check_impulse(w, id);
+    tc_tet_body_def td = tc_tet_body_def_default();
+    td.base.pose.p = tc_v3(4, 0, 0);
+    td.resolution = 2;
+    assert_int_equal(tc_tet_body_create(w, &td, &id, &e), TC_RESULT_OK);
+    check_impulse(w, id);
+    tc_points_body_def pd = tc_points_body_def_default();
+    pd.base.pose.p = tc_v3(6, 0, 0);
+    pd.phyxel_spacing = 0.05;
+    pd.surfel_spacing = 0.05;
+    assert_int_equal(tc_points_body_create(w, &pd, &id, &e), TC_RESULT_OK);
+    check_impulse(w, id);
+    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
+    tc_rigid_body_def fixed = tc_rigid_body_def_default();
+    fixed.shapes = &s;
+    fixed.shape_count = 1;
+    fixed.is_static = true;
+    fixed.base.pose.p = tc_v3(0, 5, 0);
+    assert_int_equal(tc_rigid_body_create(w, &fixed, &id, &e), TC_RESULT_OK);
+    assert_int_not_equal(tc_body_apply_force(w, id, tc_v3(1, 0, 0), tc_v3_zero()), TC_RESULT_OK);
+    assert_int_equal(tc_body_apply_force(w, id, tc_v3(NAN, 0, 0), tc_v3_zero()), TC_RESULT_NOT_FINITE);
+    tc_world_destroy(w);
+}
+
 static void test_energy_watchdog_names_step(void** state) {
     (void)state;
     tc_world_def d = tc_world_def_default();
@@ -180,6 +232,7 @@ int main(void) {
         cmocka_unit_test(test_hash_is_deterministic),
         cmocka_unit_test(test_bad_bodies_rejected),
         cmocka_unit_test(test_energy_watchdog_names_step),
+        cmocka_unit_test(test_apply_force_every_kind),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -135,6 +135,13 @@ static tc_transform pose(const tc_world* w, int i) {
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 // Ray against the splats (discs of surfel_radius) of the drawn surface.
+static tc_result apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
+    (void)p; // spread over the phyxels by mass, like tc_points_body_apply_force
+    tc_points_body* b = body(w, i);
+    b->user_force = tc_v3_add(b->user_force, f);
+    return TC_RESULT_OK;
+}
+
 static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
     const tc_points_body* b = body(w, i);
     bool hit = false;
@@ -244,4 +251,5 @@ const tc_kind_ops tc_points_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .apply_user_force = apply_user_force,
 };

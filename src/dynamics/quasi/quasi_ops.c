@@ -176,6 +176,7 @@ const tc_kind_ops tc_quasi_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .apply_user_force = tc_rigid_apply_user_force, // the frame is a rigid body of the rigid store
     .write_state = write_state,
     .read_state = read_state,
 };

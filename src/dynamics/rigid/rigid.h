@@ -40,6 +40,8 @@ static inline bool tc_rigid_is_dynamic(const tc_rigid_body* b) { return b->inv_m
 /// Creates a rigid body record of kind `kind` (RIGID or QUASI) from def; returns its store index
 /// via *index. Used by tc_rigid_body_create and by the quasi-rigid kind.
 tc_result tc_rigid_store_add(tc_world* w, const tc_rigid_body_def* def, uint8_t kind, int32_t slot, int* index, tc_error* error);
+/// tc_body_apply_force for a body of this store (rigid and quasi-rigid frames).
+tc_result tc_rigid_apply_user_force(tc_world* w, int index, tc_vec3 f, tc_vec3 p);
 /// Refreshes com, world inverse inertia and the AABB from pose.
 void tc_rigid_update_derived(tc_rigid_body* b);
 /// Velocity of the material point at world point p.

@@ -87,6 +87,17 @@ static bool check_finite(const tc_world* w, int i, tc_error* e) {
     return false;
 }
 
+// Rigid and quasi-rigid frames (both live in this store); static bodies take no forces.
+tc_result tc_rigid_apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
+    tc_rigid_body* b = body(w, i);
+    if (!tc_rigid_is_dynamic(b)) return TC_RESULT_UNSUPPORTED;
+    b->user_force = tc_v3_add(b->user_force, f);
+    b->user_torque = tc_v3_add(b->user_torque, tc_v3_cross(tc_v3_sub(p, b->com), f));
+    b->awake = true;
+    b->sleep_time = 0;
+    return TC_RESULT_OK;
+}
+
 static tc_transform pose(const tc_world* w, int i) { return body(w, i)->pose; }
 static tc_vec3 linear_velocity(const tc_world* w, int i) { return body(w, i)->v; }
 static tc_vec3 center_of_mass(const tc_world* w, int i) { return body(w, i)->com; }
@@ -133,6 +144,7 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .apply_user_force = tc_rigid_apply_user_force,
     .write_state = tc_rigid_write_state,
     .read_state = tc_rigid_read_state,
 };
@@ -169,15 +181,3 @@ tc_result tc_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v, tc_vec3 av
     return TC_RESULT_OK;
 }
 
-tc_result tc_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f, tc_vec3 p) {
-    tc_body_slot* s = tc_world_resolve(w, id);
-    if (!s) return TC_RESULT_STALE_ID;
-    if (!tc_v3_is_finite(f) || !tc_v3_is_finite(p)) return TC_RESULT_NOT_FINITE;
-    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
-    tc_rigid_body* b = body(w, s->index);
-    b->user_force = tc_v3_add(b->user_force, f);
-    b->user_torque = tc_v3_add(b->user_torque, tc_v3_cross(tc_v3_sub(p, b->com), f));
-    b->awake = true;
-    b->sleep_time = 0;
-    return TC_RESULT_OK;
-}

@@ -3,6 +3,7 @@
 #define TC_SPRINGS_INTERNAL_H
 
 #include "tactus/springs.h"
+#include "geometry/trimesh.h"
 #include "world/world_internal.h"
 
 typedef struct tc_spring {
@@ -57,7 +58,4 @@ void tc_springs_collide(tc_world* w, tc_real h);
 /// The vertices of A inside B found by edge-triangle intersection and the flood fill (before any
 /// response); writes up to capacity indices, returns the count.
 int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity);
-/// Segment p0-p1 against triangle (a, b, c), epsilon-inclusive (ALGORITHMS §10.3). On a hit
-/// writes the segment parameter t in [0, 1] and returns true.
-bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t);
 #endif

@@ -11,36 +11,6 @@
 
 #include <string.h>
 
-bool tc_segment_triangle(tc_vec3 p0, tc_vec3 p1, tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_real* t_out) {
-    const tc_real eps = 1e-9;
-    tc_vec3 d = tc_v3_sub(p1, p0), e1 = tc_v3_sub(b, a), e2 = tc_v3_sub(c, a);
-    tc_vec3 P = tc_v3_cross(d, e2);
-    tc_real det = tc_v3_dot(e1, P), scale = tc_v3_len(d) * tc_v3_len(e1) * tc_v3_len(e2);
-    if (fabs(det) <= eps * scale) { // parallel: coplanar edges count when they touch the triangle
-        tc_vec3 n = tc_v3_cross(e1, e2);
-        tc_real nl = tc_v3_len(n);
-        if (!(nl > 0) || fabs(tc_v3_dot(tc_v3_sub(p0, a), n)) > eps * nl * (tc_v3_len(e1) + tc_v3_len(d))) return false;
-        for (int k = 0; k <= 8; ++k) { // sample the segment: a 2-D test in the plane
-            tc_vec3 q = tc_v3_madd(p0, k / 8.0, d);
-            if (tc_v3_dist(tc_closest_point_triangle(q, a, b, c), q) <= eps * (tc_v3_len(e1) + tc_v3_len(d))) {
-                *t_out = k / 8.0;
-                return true;
-            }
-        }
-        return false;
-    }
-    tc_vec3 T = tc_v3_sub(p0, a);
-    tc_real u = tc_v3_dot(T, P) / det;
-    if (u < -eps || u > 1 + eps) return false;
-    tc_vec3 Q = tc_v3_cross(T, e1);
-    tc_real v = tc_v3_dot(d, Q) / det;
-    if (v < -eps || u + v > 1 + eps) return false;
-    tc_real t = tc_v3_dot(e2, Q) / det;
-    if (t < -eps || t > 1 + eps) return false;
-    *t_out = t;
-    return true;
-}
-
 typedef TC_ARRAY(int) int_list;
 
 /// A uniform grid over the overlap region: cell -> B's triangles whose boxes touch it, so each
@@ -156,7 +126,7 @@ static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_
             const int* t = B->tris + 3 * pw->tris.data[k];
             tc_real param;
             if (!tc_aabb_overlap(eb, tri_box(B, pw->tris.data[k])) ||
-                !tc_segment_triangle(A->x[s->i], A->x[s->j], B->x[t[0]], B->x[t[1]], B->x[t[2]], &param))
+                !tc_segment_triangle(A->x[s->i], A->x[s->j], B->x[t[0]], B->x[t[1]], B->x[t[2]], &param, NULL))
                 continue;
             tc_vec3 n2 = tc_v3_cross(tc_v3_sub(B->x[t[1]], B->x[t[0]]), tc_v3_sub(B->x[t[2]], B->x[t[0]])); // |n2| = 2 area
             tc_vec3 hit = tc_v3_lerp(A->x[s->i], A->x[s->j], param);

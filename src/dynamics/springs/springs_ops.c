@@ -2,7 +2,7 @@
 #include "dynamics/springs/springs.h"
 
 #include "geometry/trimesh.h"
-#include "world/state_io.h"
+#include "dynamics/nodal.h"
 
 #include <string.h>
 
@@ -121,10 +121,7 @@ static tc_material material(const tc_world* w, int i) { return body(w, i)->mater
 
 static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
     const tc_springs_body* b = body(w, i);
-    for (int k = 0; k < b->n; ++k) {
-        *ke += 0.5 * b->m[k] * tc_v3_len2(b->v[k]);
-        *pe -= b->m[k] * tc_v3_dot(w->def.gravity, b->x[k]);
-    }
+    tc_nodal_energy(b->x, b->v, b->m, b->n, w->def.gravity, ke, pe);
     for (int k = 0; k < b->springs.count; ++k) {
         const tc_spring* s = &b->springs.data[k];
         tc_real stretch = tc_v3_dist(b->x[s->i], b->x[s->j]) - s->rest;
@@ -138,8 +135,7 @@ static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
 
 static uint64_t hash(const tc_world* w, int i, uint64_t h) {
     const tc_springs_body* b = body(w, i);
-    for (int k = 0; k < b->n; ++k) h = tc_hash_vec3(tc_hash_vec3(h, b->x[k]), b->v[k]);
-    return h;
+    return tc_nodal_hash(b->x, b->v, b->n, h);
 }
 
 static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
@@ -160,20 +156,16 @@ static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
 
 static bool check_finite(const tc_world* w, int i, tc_error* e) {
     const tc_springs_body* b = body(w, i);
-    for (int k = 0; k < b->n; ++k)
-        if (!tc_v3_is_finite(b->x[k]) || !tc_v3_is_finite(b->v[k])) {
-            tc_error_set(e, TC_RESULT_UNSTABLE, NULL, tc_world_slot_name(w, b->slot), "step %lld: spring vertex %d became non-finite",
+    int k = tc_nodal_first_non_finite(b->x, b->v, b->n);
+    if (k < 0) return true;
+    tc_error_set(e, TC_RESULT_UNSTABLE, NULL, tc_world_slot_name(w, b->slot), "step %lld: spring vertex %d became non-finite",
                          (long long)w->step_index, k);
-            return false;
-        }
-    return true;
+    return false;
 }
 
 static tc_vec3 center_of_mass(const tc_world* w, int i) {
     const tc_springs_body* b = body(w, i);
-    tc_vec3 c = tc_v3_zero();
-    for (int k = 0; k < b->n; ++k) c = tc_v3_madd(c, b->m[k] / b->total_mass, b->x[k]);
-    return c;
+    return tc_nodal_mean(b->x, b->m, b->n, b->total_mass);
 }
 
 static tc_transform pose(const tc_world* w, int i) {
@@ -184,9 +176,7 @@ static tc_transform pose(const tc_world* w, int i) {
 
 static tc_vec3 linear_velocity(const tc_world* w, int i) {
     const tc_springs_body* b = body(w, i);
-    tc_vec3 v = tc_v3_zero();
-    for (int k = 0; k < b->n; ++k) v = tc_v3_madd(v, b->m[k] / b->total_mass, b->v[k]);
-    return v;
+    return tc_nodal_mean(b->v, b->m, b->n, b->total_mass);
 }
 
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
@@ -197,7 +187,7 @@ static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max
     for (int k = 0; k < b->tri_count; ++k) {
         const int* v = b->tris + 3 * k;
         tc_real s;
-        if (tc_segment_triangle(o, tc_v3_madd(o, max_t, d), b->x[v[0]], b->x[v[1]], b->x[v[2]], &s) && s * max_t < (hit ? *t : 1e300)) {
+        if (tc_segment_triangle(o, tc_v3_madd(o, max_t, d), b->x[v[0]], b->x[v[1]], b->x[v[2]], &s, NULL) && s * max_t < (hit ? *t : 1e300)) {
             *t = s * max_t;
             *n = tri_normal(b, k);
             hit = true;
@@ -206,14 +196,18 @@ static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max
     return hit;
 }
 
+static tc_result apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
+    (void)p; // spread over the nodes by mass: the whole body is pushed
+    body(w, i)->user_force = tc_v3_add(body(w, i)->user_force, f);
+    return TC_RESULT_OK;
+}
+
 static void write_state(const tc_world* w, struct tc_state_writer* out) {
     const tc_springs_store* s = tc_springs_store_of(w);
     tc_state_write_i64(out, s->bodies.count);
     for (int i = 0; i < s->bodies.count; ++i) {
         const tc_springs_body* b = &s->bodies.data[i];
-        tc_state_write_i64(out, b->n);
-        tc_state_write(out, b->x, (size_t)b->n * sizeof(tc_vec3));
-        tc_state_write(out, b->v, (size_t)b->n * sizeof(tc_vec3));
+        tc_nodal_write(out, b->x, b->v, b->n);
         tc_state_write_vec3(out, b->user_force);
         tc_state_write_i64(out, b->warned);
     }
@@ -224,9 +218,7 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
     if (tc_state_read_i64(in) != s->bodies.count) return tc_error_set(e, TC_RESULT_PARSE, file, "springs", "body count differs from the scene");
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_springs_body* b = &s->bodies.data[i];
-        if (tc_state_read_i64(in) != b->n) return tc_error_set(e, TC_RESULT_PARSE, file, "springs", "vertex count differs from the scene");
-        tc_state_read(in, b->x, (size_t)b->n * sizeof(tc_vec3));
-        tc_state_read(in, b->v, (size_t)b->n * sizeof(tc_vec3));
+        if (!tc_nodal_read(in, b->x, b->v, b->n)) return tc_error_set(e, TC_RESULT_PARSE, file, "springs", "vertex count differs from the scene");
         b->user_force = tc_state_read_vec3(in);
         b->warned = tc_state_read_i64(in) != 0;
         tc_springs_update_aabb(b);
@@ -259,6 +251,7 @@ const tc_kind_ops tc_springs_kind_ops = {
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
+    .apply_user_force = apply_user_force,
     .write_state = write_state,
     .read_state = read_state,
 };

@@ -1,0 +1,48 @@
+// Queries shared by the kinds whose state is a set of nodes with positions, velocities and
+// lumped masses (mass-spring and tetrahedral bodies).
+#ifndef TC_NODAL_H
+#define TC_NODAL_H
+
+#include "world/state_io.h"
+
+static inline tc_vec3 tc_nodal_mean(const tc_vec3* q, const tc_real* m, int n, tc_real total_mass) {
+    tc_vec3 c = tc_v3_zero();
+    for (int k = 0; k < n; ++k) c = tc_v3_madd(c, m[k] / total_mass, q[k]);
+    return c;
+}
+
+/// Kinetic energy and gravitational potential relative to z = 0 (added to *ke, *pe).
+static inline void tc_nodal_energy(const tc_vec3* x, const tc_vec3* v, const tc_real* m, int n, tc_vec3 g, tc_real* ke, tc_real* pe) {
+    for (int k = 0; k < n; ++k) {
+        *ke += 0.5 * m[k] * tc_v3_len2(v[k]);
+        *pe -= m[k] * tc_v3_dot(g, x[k]);
+    }
+}
+
+static inline uint64_t tc_nodal_hash(const tc_vec3* x, const tc_vec3* v, int n, uint64_t h) {
+    for (int k = 0; k < n; ++k) h = tc_hash_vec3(tc_hash_vec3(h, x[k]), v[k]);
+    return h;
+}
+
+/// The first node whose position or velocity is not finite, or -1.
+static inline int tc_nodal_first_non_finite(const tc_vec3* x, const tc_vec3* v, int n) {
+    for (int k = 0; k < n; ++k)
+        if (!tc_v3_is_finite(x[k]) || !tc_v3_is_finite(v[k])) return k;
+    return -1;
+}
+
+/// Checkpoint of the nodes: their count, positions and velocities.
+static inline void tc_nodal_write(struct tc_state_writer* out, const tc_vec3* x, const tc_vec3* v, int n) {
+    tc_state_write_i64(out, n);
+    tc_state_write(out, x, (size_t)n * sizeof(tc_vec3));
+    tc_state_write(out, v, (size_t)n * sizeof(tc_vec3));
+}
+
+/// Reads what tc_nodal_write wrote; false when the count differs from n.
+static inline bool tc_nodal_read(struct tc_state_reader* in, tc_vec3* x, tc_vec3* v, int n) {
+    if (tc_state_read_i64(in) != n) return false;
+    tc_state_read(in, x, (size_t)n * sizeof(tc_vec3));
+    tc_state_read(in, v, (size_t)n * sizeof(tc_vec3));
+    return !in->failed;
+}
+#endif
