@@ -37,4 +37,14 @@ void tc_tetmesh_free(tc_tetmesh* mesh);
 /// finalizes the mesh. Errors name the file and line: missing file, bad counts, bad numbers,
 /// out-of-range indices, inverted tets.
 tc_result tc_tetmesh_read_tetgen(tc_tetmesh* mesh, const char* base, tc_error* error);
+
+/// Reads a Gmsh `.msh` file (ASCII, format 2.2 or 4.1): linear tets (type 4; the corners of
+/// second-order type 11), other elements skipped, nodes no tet uses dropped; then finalizes.
+/// Errors name the file and line: binary or other versions, missing sections, bad numbers,
+/// duplicate or undefined node tags, no tets, inverted tets.
+tc_result tc_tetmesh_read_gmsh(tc_tetmesh* mesh, const char* path, tc_error* error);
+
+/// Reads `path` as Gmsh when it ends in ".msh", otherwise as the base of a TetGen pair
+/// (a trailing ".node" or ".ele" is accepted and dropped).
+tc_result tc_tetmesh_read(tc_tetmesh* mesh, const char* path, tc_error* error);
 #endif

@@ -1,4 +1,4 @@
-// TetGen .node/.ele reader.
+// TetGen .node/.ele reader, and the reader that picks TetGen or Gmsh by the file name.
 #include <math.h>
 #include <stdio.h>
 #include "geometry/tetmesh.h"
@@ -75,4 +75,23 @@ tc_result tc_tetmesh_read_tetgen(tc_tetmesh* mesh, const char* base, tc_error* e
     if (rc == TC_RESULT_OK) rc = tc_tetmesh_finalize(mesh, path, error);
     if (rc != TC_RESULT_OK) tc_tetmesh_free(mesh);
     return rc;
+}
+
+static bool ends_with(const char* s, const char* suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+tc_result tc_tetmesh_read(tc_tetmesh* mesh, const char* path, tc_error* error) {
+    if (ends_with(path, ".msh")) return tc_tetmesh_read_gmsh(mesh, path, error);
+    char base[1024];
+    size_t n = strlen(path);
+    if (n >= sizeof base) {
+        memset(mesh, 0, sizeof(*mesh));
+        return tc_error_set(error, TC_RESULT_INVALID_ARGUMENT, path, "", "path longer than 1023 characters");
+    }
+    memcpy(base, path, n + 1);
+    if (ends_with(base, ".node")) base[n - 5] = 0;
+    else if (ends_with(base, ".ele")) base[n - 4] = 0;
+    return tc_tetmesh_read_tetgen(mesh, base, error);
 }

@@ -7,18 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-// "mesh": the base of a TetGen pair (base.node + base.ele), relative to the scene file.
-static tc_result load_tetgen(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_tet_body_def* d, tc_tetmesh* mesh) {
+// "mesh", relative to the scene file: a Gmsh "name.msh", or the base of a TetGen pair
+// (base.node + base.ele).
+static tc_result load_mesh(tc_scene_ctx* ctx, const cJSON* body, const char* path, tc_tet_body_def* d, tc_tetmesh* mesh) {
     const char* base = NULL;
     tc_result r = tc_json_string(&ctx->json, body, path, "mesh", d->shape == TC_TET_MESH, &base);
     if (!r && base && d->shape != TC_TET_MESH)
-        r = tc_json_fail(&ctx->json, TC_RESULT_INVALID_ARGUMENT, path, "mesh", "only a \"mesh\" shape takes a TetGen mesh");
+        r = tc_json_fail(&ctx->json, TC_RESULT_INVALID_ARGUMENT, path, "mesh", "only a \"mesh\" shape takes a mesh file");
     if (r || !base) return r;
     char full[1024];
     tc_scene_resolve_path(ctx, base, full, sizeof full);
     tc_error e;
-    r = tc_tetmesh_read_tetgen(mesh, full, &e);
-    if (r) return tc_json_fail(&ctx->json, r, path, "mesh", "TetGen mesh \"%s\": %s", base, e.message);
+    r = tc_tetmesh_read(mesh, full, &e);
+    if (r) return tc_json_fail(&ctx->json, r, path, "mesh", "mesh \"%s\": %s", base, e.message);
     d->vertices = mesh->nodes;
     d->vertex_count = mesh->node_count;
     d->tets = &mesh->tets[0][0];
@@ -43,7 +44,7 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
     d.shape = (tc_tet_shape)shape;
     tc_tetmesh mesh;
     memset(&mesh, 0, sizeof mesh);
-    if (!r) r = load_tetgen(ctx, body, path, &d, &mesh);
+    if (!r) r = load_mesh(ctx, body, path, &d, &mesh);
     if (!r) r = tc_json_vec3(j, body, path, "half_extents", false, &d.half_extents);
     if (!r) r = tc_json_real(j, body, path, "radius", false, TC_JSON_POSITIVE, &d.radius);
     if (!r) r = tc_json_int(j, body, path, "resolution", false, 1, 64, &d.resolution);

@@ -1,5 +1,6 @@
 // The seed-001 scenes as shipped: colliding cubes bounce apart with both depth methods, spheres
-// pile in a pit without blowing up, a tet box lands on a rigid step and the ground.
+// pile in a pit without blowing up, a tet box lands on a rigid step and the ground, a Gmsh ring
+// rests around a peg.
 #include "tc_test.h"
 
 #include <stdio.h>
@@ -94,8 +95,36 @@ static void test_mixed_rests(void** state) {
     tc_scene_destroy(s);
 }
 
+// A concave body from a Gmsh file: the ring drops over the peg and rests on the ground around
+// it: no vertex inside the peg, centre near the peg's axis, at rest.
+static void test_ring_rests_around_peg(void** state) {
+    (void)state;
+    tc_scene* s = load("tet_ring_peg");
+    tc_real ke_max = 0;
+    run(s, 150, &ke_max);
+    tc_world* w = tc_scene_world(s);
+    tc_body_id ring = tc_world_find_body(w, "ring");
+    tc_vec3 x[256];
+    int n = tc_tet_body_get_vertices(w, ring, x, NULL, 256);
+    assert_int_equal(n, 216);
+    tc_real low = 1e9, inside = 0;
+    for (int k = 0; k < n; ++k) {
+        low = fmin(low, x[k].z);
+        if (x[k].z < 0.4) inside = fmax(inside, fmin(0.05 - fabs(x[k].x), 0.05 - fabs(x[k].y))); // depth into the peg
+    }
+    tc_vec3 c = tc_body_get_center_of_mass(w, ring);
+    tc_real ke = tc_world_get_stats(w).kinetic_energy;
+    printf("tet_ring_peg: KE %.3g J (peak %.3g J), centre (%.3f %.3f %.3f), lowest vertex %.4f m, deepest in peg %.4f m\n", ke, ke_max,
+           c.x, c.y, c.z, low, inside);
+    assert_true(ke < 1e-4 * ke_max);
+    assert_true(inside <= 0.005);
+    assert_true(hypot(c.x, c.y) < 0.1 && fabs(c.z - 0.05) < 0.01 && low > -0.01);
+    tc_scene_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_cubes_bounce_apart), cmocka_unit_test(test_spheres_pile_bounded),
-                                       cmocka_unit_test(test_jelly_lands), cmocka_unit_test(test_mixed_rests)};
+                                       cmocka_unit_test(test_jelly_lands), cmocka_unit_test(test_mixed_rests),
+                                       cmocka_unit_test(test_ring_rests_around_peg)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
