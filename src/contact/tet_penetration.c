@@ -168,6 +168,7 @@ static void consistent_depths(const tc_tet_body* A, const tc_tet_body* B, int ot
         }
         if (wsum > 0 && tc_v3_len2(rsum) > 0) out[p] = (depth){fmax(dsum / wsum, 0), tc_v3_normalize(rsum), true};
     }
+    if (n <= 0) return;
     bool* layer = malloc((size_t)n * sizeof(bool));
     depth* next = malloc((size_t)n * sizeof(depth));
     for (bool grew = layer && next; grew;) { // propagation, one layer at a time (only earlier layers count)
