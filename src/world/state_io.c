@@ -118,6 +118,8 @@ tc_result tc_world_write_state(const tc_world* w, tc_state_writer* out, tc_error
         if (w->stores[k] && k != TC_BODY_STATIC && (!ops || !ops->write_state || !ops->read_state))
             return tc_error_set(error, TC_RESULT_UNSUPPORTED, NULL, "world",
                                 "%s bodies cannot be checkpointed yet", kind_label(k));
+        tc_result r = w->stores[k] && ops && ops->check_state ? ops->check_state(w, error) : TC_RESULT_OK;
+        if (r) return r;
     }
     tc_state_write_real(out, w->time);
     tc_state_write_i64(out, w->step_index);

@@ -78,6 +78,9 @@ typedef struct tc_kind_ops {
     /// restores into a store rebuilt from the same scene and returns an error naming `file`
     /// for a stream that does not fit. A kind without them cannot be checkpointed.
     void (*write_state)(const tc_world* w, struct tc_state_writer* out);
+    /// Optional: TC_RESULT_OK when the store's present state can be written, else an error
+    /// naming the body that cannot (e.g. a body the scene does not create).
+    tc_result (*check_state)(const tc_world* w, tc_error* error);
     tc_result (*read_state)(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* error);
 } tc_kind_ops;
 

@@ -85,30 +85,74 @@ static void test_damaged_files_are_refused(void** state) {
     assert_int_equal(e.code, TC_RESULT_IO);
 }
 
-static void test_unsupported_kind_is_named(void** state) {
+static tc_scene* load_scene(const char* name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    return s;
+}
+
+// Point bodies resume bit-identically, surfels included, even across a fracture that happens
+// after the checkpoint; once a body has split the world cannot be written (the scene does not
+// create the parts) and the error names the body, leaving no file.
+static void test_points_resume_and_split_refused(void** state) {
+    (void)state;
+    tc_error e;
+    tc_scene* a = load_scene("points_fracture");
+    step_n(a, 125);
+    assert_int_equal(tc_world_get_body_count(tc_scene_world(a)), 2);
+    assert_int_equal(tc_scene_write_checkpoint(a, ck_path(), NULL, 0, &e), TC_RESULT_OK);
+    step_n(a, 25);
+    tc_scene* b = tc_scene_resume(ck_path(), NULL, NULL, &e);
+    if (!b) fail_msg("%s", e.message);
+    step_n(b, 25);
+    tc_world *wa = tc_scene_world(a), *wb = tc_scene_world(b);
+    assert_int_equal(tc_world_get_body_count(wa), 3); // the putty split in both runs
+    assert_int_equal(tc_world_get_body_count(wb), 3);
+    assert_true(tc_world_hash(wa) == tc_world_hash(wb));
+    tc_body_id putty_a = tc_world_find_body(wa, "putty"), putty_b = tc_world_find_body(wb, "putty");
+    int ns = tc_points_body_get_surfel_count(wa, putty_a);
+    assert_int_equal(ns, tc_points_body_get_surfel_count(wb, putty_b));
+    tc_vec3* sa = malloc(2 * (size_t)ns * sizeof(tc_vec3));
+    assert_int_equal(tc_points_body_get_surfels(wa, putty_a, sa, NULL, ns), ns);
+    assert_int_equal(tc_points_body_get_surfels(wb, putty_b, sa + ns, NULL, ns), ns);
+    assert_memory_equal(sa, sa + ns, (size_t)ns * sizeof(tc_vec3));
+    free(sa);
+    const char* path = TACTUS_BINARY_DIR "/test_checkpoint_unsupported.tcck";
+    remove(path);
+    assert_int_equal(tc_scene_write_checkpoint(a, path, NULL, 0, &e), TC_RESULT_UNSUPPORTED);
+    assert_non_null(strstr(e.message, "\"putty"));
+    assert_non_null(strstr(e.message, "fracture"));
+    assert_non_null(strstr(e.message, "test_checkpoint_unsupported.tcck"));
+    FILE* f = fopen(path, "rb"); // nothing half-written
+    assert_null(f);
+    tc_scene_destroy(a);
+    tc_scene_destroy(b);
+}
+
+// A body added through the API after loading is not in the scene: the resume names the slots.
+static void test_body_outside_scene_refused(void** state) {
     (void)state;
     tc_error e;
     tc_scene* s = tc_scene_load(scene_path(), &e);
     assert_non_null(s);
-    tc_points_body_def q = tc_points_body_def_default(); // point bodies split at run time: not checkpointed yet
+    tc_points_body_def q = tc_points_body_def_default();
     q.base.pose.p = tc_v3(0, -3, 1);
     tc_body_id id;
     assert_int_equal(tc_points_body_create(tc_scene_world(s), &q, &id, &e), TC_RESULT_OK);
-    const char* path = TACTUS_BINARY_DIR "/test_checkpoint_unsupported.tcck";
-    remove(path);
-    assert_int_equal(tc_scene_write_checkpoint(s, path, NULL, 0, &e), TC_RESULT_UNSUPPORTED);
-    assert_non_null(strstr(e.message, "points"));
-    assert_non_null(strstr(e.message, "test_checkpoint_unsupported.tcck"));
-    FILE* f = fopen(path, "rb"); // nothing half-written
-    assert_null(f);
+    assert_int_equal(tc_scene_write_checkpoint(s, ck_path(), NULL, 0, &e), TC_RESULT_OK);
+    assert_null(tc_scene_resume(ck_path(), NULL, NULL, &e));
+    assert_non_null(strstr(e.message, "body slots do not match"));
     tc_scene_destroy(s);
 }
 
-// The other checkpointed kinds: quasi-rigid (rigid frame + layer outputs) and mass-spring.
+// The other checkpointed kinds: quasi-rigid (rigid frame + layer outputs), mass-spring, points.
 static void test_resume_other_kinds(void** state) {
     (void)state;
-    const char* scenes[2] = {"qr_room", "springs_box_flip"};
-    for (int k = 0; k < 2; ++k) {
+    const char* scenes[3] = {"qr_room", "springs_box_flip", "points_press"};
+    for (int k = 0; k < 3; ++k) {
         char path[512];
         snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, scenes[k]);
         tc_error e;
@@ -130,7 +174,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_is_bit_identical),
         cmocka_unit_test(test_damaged_files_are_refused),
-        cmocka_unit_test(test_unsupported_kind_is_named),
+        cmocka_unit_test(test_points_resume_and_split_refused),
+        cmocka_unit_test(test_body_outside_scene_refused),
         cmocka_unit_test(test_resume_other_kinds),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);

@@ -100,6 +100,14 @@ bool tc_points_build_surfel_weights(tc_points_body* b);
 void tc_points_update_surfels(tc_points_body* b);
 /// Advances the body by h with internal sub-steps bounded by the stability estimate.
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
+/// Rebuilds the MLS surface over the current surfels.
+void tc_points_build_surface(tc_points_body* b);
+/// Checkpoint hooks (points_state.c).
+struct tc_state_writer;
+struct tc_state_reader;
+void tc_points_write_state(const tc_world* w, struct tc_state_writer* out);
+tc_result tc_points_read_state(tc_world* w, struct tc_state_reader* in, const char* file, tc_error* error);
+tc_result tc_points_check_state(const tc_world* w, tc_error* error);
 /// Stable explicit time step (s).
 tc_real tc_points_stable_dt(const tc_points_body* b);
 /// Plastic flow over dt (once per step).

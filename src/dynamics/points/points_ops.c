@@ -252,4 +252,7 @@ const tc_kind_ops tc_points_kind_ops = {
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = apply_user_force,
+    .write_state = tc_points_write_state,
+    .read_state = tc_points_read_state,
+    .check_state = tc_points_check_state,
 };
