@@ -36,6 +36,8 @@ typedef struct tc_points_body {
     bool seed_density_scaling;
     tc_real surfel_spacing;      ///< m
     tc_real min_support;         ///< m, smallest h_i
+    tc_real operator_norm;       ///< tc_points_operator_norm of the current neighbour pairs
+    tc_real rest_operator_norm;  ///< the same at creation (before any pair broke)
     // Phyxels.
     int np;
     tc_vec3 *x0, *x, *v, *f_ext;  ///< rest, current, velocity, external force of this sub-step
@@ -87,6 +89,10 @@ void tc_points_compute_gradients(tc_points_body* b);
 tc_real tc_points_elastic_forces(tc_points_body* b, tc_vec3* f);
 /// Strain energy only (J), from the current grad_u.
 tc_real tc_points_elastic_energy(const tc_points_body* b);
+/// Gershgorin bound (1/kg m^-2 up to the modulus) of the MLS elastic operator's largest
+/// eigenvalue: max over phyxels j of (1/m_j) sum_i vol_i |d_j^(i)| sum_k |d_k^(i)|. Pairs
+/// breaking leave ill-conditioned moment matrices with larger d vectors, so it grows.
+tc_real tc_points_operator_norm(const tc_points_body* b);
 /// Green strain of a deformation gradient.
 tc_mat3 tc_points_green_strain(tc_mat3 F);
 

@@ -387,6 +387,7 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
         size_masses(b, shape_volume(d));
         b->min_support = INFINITY;
         for (int i = 0; i < b->np; ++i) b->min_support = fmin(b->min_support, b->h[i]);
+        b->rest_operator_norm = b->operator_norm = tc_points_operator_norm(b);
         tc_points_update_surfels(b);
         *out = b;
     } else

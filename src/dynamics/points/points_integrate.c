@@ -65,6 +65,8 @@ static void pair_damping(const tc_points_body* b, tc_vec3* f) {
 
 // The St Venant-Kirchhoff tangent stiffness grows with stretch s as (3 s^2 - 1)/2 (uniaxial),
 // so the wave speed of a stretched body exceeds the rest one: factor from the largest stretch.
+// Broken pairs stiffen the discrete operator too (fewer neighbours, larger d vectors): the
+// factor grows with the square root of its norm over the rest norm.
 static tc_real stiffening_factor(const tc_points_body* b) {
     tc_real s2 = 1;
     for (int i = 0; i < b->np; ++i) {
@@ -74,7 +76,8 @@ static tc_real stiffening_factor(const tc_points_body* b) {
         tc_eigen_sym3(tc_mat3_mul(tc_mat3_transpose(F), F), &ev, &V);
         s2 = fmax(s2, ev.z);
     }
-    return sqrt(fmax(1, (3 * s2 - 1) / 2)) * 1.2;
+    tc_real degraded = b->rest_operator_norm > 0 ? b->operator_norm / b->rest_operator_norm : 1;
+    return sqrt(fmax(1, (3 * s2 - 1) / 2)) * sqrt(fmax(1, degraded)) * 1.2;
 }
 
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
@@ -193,6 +196,7 @@ static bool break_pairs(tc_points_body* b) {
         }
         b->nb_start[b->np] = w;
         for (int i = 0; i < b->np; ++i) tc_points_compute_d(b, i);
+        b->operator_norm = tc_points_operator_norm(b);
     }
     tc_free(broken, (size_t)(b->nb_count > 0 ? b->nb_count : 1));
     return any;
@@ -272,6 +276,8 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     tc_free(crack, (size_t)b->np * sizeof(tc_vec3));
     c->min_support = INFINITY;
     for (int i = 0; i < np; ++i) c->min_support = fmin(c->min_support, c->h[i]);
+    c->operator_norm = tc_points_operator_norm(c);
+    c->rest_operator_norm = b->rest_operator_norm; // the parent's rest state is the reference
     tc_free(map, (size_t)b->np * sizeof(int));
     tc_points_build_surfel_weights(c);
     tc_points_update_surfels(c);

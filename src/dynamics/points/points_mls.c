@@ -26,10 +26,25 @@ static tc_real condition(tc_mat3 A) {
     return ev.x > 0 ? ev.z / ev.x : INFINITY;
 }
 
+// Inverse of A restricted to its well-supported directions: eigenvalues under 1% of the largest
+// are dropped. A phyxel whose neighbours no longer span space (pairs broken at a crack front)
+// then measures strain only along the directions it still has, instead of amplifying noise into
+// huge d vectors (a nearly singular A blew the fracture scene up after ~5 s of creep).
+static tc_mat3 pseudo_inverse(tc_mat3 A) {
+    tc_vec3 ev;
+    tc_mat3 V;
+    tc_eigen_sym3(A, &ev, &V);
+    tc_real cut = 1e-2 * ev.z;
+    if (!(ev.z > 0)) return tc_mat3_zero();
+    tc_vec3 inv = tc_v3(ev.x > cut ? 1 / ev.x : 0, ev.y > cut ? 1 / ev.y : 0, 1 / ev.z);
+    return tc_mat3_mul(tc_mat3_mul(V, tc_mat3_diag(inv)), tc_mat3_transpose(V));
+}
+
 bool tc_points_compute_d(tc_points_body* b, int i) {
     tc_mat3 A = moment_matrix(b, i);
-    bool ok = b->nb_start[i + 1] - b->nb_start[i] >= 4 && condition(A) < 1e4;
-    tc_mat3 Ainv = ok ? tc_mat3_inverse(A) : tc_mat3_zero();
+    tc_real cond = condition(A);
+    bool ok = b->nb_start[i + 1] - b->nb_start[i] >= 4 && cond < 1e4;
+    tc_mat3 Ainv = cond < 1e2 ? tc_mat3_inverse(A) : pseudo_inverse(A);
     tc_vec3 sum = tc_v3_zero();
     for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
         tc_vec3 xij = tc_v3_sub(b->x0[b->nb[t]], b->x0[i]);
@@ -38,6 +53,20 @@ bool tc_points_compute_d(tc_points_body* b, int i) {
     }
     b->dii[i] = tc_v3_neg(sum);
     return ok;
+}
+
+tc_real tc_points_operator_norm(const tc_points_body* b) {
+    tc_real* row = tc_calloc((size_t)b->np, sizeof(tc_real));
+    for (int i = 0; i < b->np; ++i) {
+        tc_real s = tc_v3_len(b->dii[i]);
+        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) s += tc_v3_len(b->nb_d[t]);
+        row[i] += b->vol[i] * tc_v3_len(b->dii[i]) * s;
+        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) row[b->nb[t]] += b->vol[i] * tc_v3_len(b->nb_d[t]) * s;
+    }
+    tc_real norm = 0;
+    for (int j = 0; j < b->np; ++j) norm = fmax(norm, row[j] / b->m[j]);
+    tc_free(row, (size_t)b->np * sizeof(tc_real));
+    return norm;
 }
 
 static int count_within(const tc_points_body* b, int i, tc_real h) {

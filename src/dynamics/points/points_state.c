@@ -75,6 +75,7 @@ static tc_result read_body(tc_points_body* b, struct tc_state_reader* in, const 
     if (in->failed || !valid_pairs(b, (int)pairs))
         return tc_error_set(e, TC_RESULT_PARSE, file, "points", "truncated or corrupt point-body state");
     tc_points_build_surface(b);
+    b->operator_norm = tc_points_operator_norm(b);
     return TC_RESULT_OK;
 }
 
