@@ -172,6 +172,7 @@ void tc_rigid_contacts_destroy(tc_rigid_store* s) {
     tc_array_free(&sv->body_pairs);
     tc_array_free(&sv->pseudo);
     tc_array_free(&sv->delta);
+    tc_array_free(&sv->vel);
     tc_array_free(&sv->island);
     tc_array_free(&sv->island_sleep);
     tc_free(sv, sizeof *sv);
