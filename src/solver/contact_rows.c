@@ -52,6 +52,8 @@ static void prepare_row(tc_rigid_store* s, tc_solver* sv, int pair, int point, t
         r.wb[k] = tc_mat3_mul_v3(B->inv_inertia_world, cb);
         *masses[k] = row_mass(A->inv_mass + B->inv_mass, ca, r.wa[k], cb, r.wb[k]);
     }
+    // change of the relative velocity per unit normal impulse
+    r.k_n = tc_v3_add(tc_v3_scale(r.n, A->inv_mass + B->inv_mass), tc_v3_add(tc_v3_cross(r.wa[0], r.ra), tc_v3_cross(r.wb[0], r.rb)));
     r.base = mp->separation; // the separation then moves with the bodies' displacements
     tc_array_push(&sv->rows, r);
 }
@@ -191,28 +193,37 @@ static void update_row_terms(const tc_world_def* d, tc_solver* sv, tc_real h, bo
     }
 }
 
+// Normal row, then the friction cone, as one Gauss-Seidel step; the three impulses go to the
+// bodies in one update. The relative velocity after the normal impulse follows from k_n
+// instead of being recomputed from the bodies.
 static void solve_row(tc_solver* sv, tc_contact_row* r) {
     tc_vec3 *va = &sv->vel.data[2 * r->a], *vb = &sv->vel.data[2 * r->b];
-    tc_real vn = tc_v3_dot(packed_relative_velocity(va, vb, r->ra, r->rb), r->n);
-    tc_real dl = -r->mass_n * r->mass_scale * (vn + r->bias) - r->impulse_scale * r->ln;
-    tc_real ln = r->ln + dl;
+    tc_vec3 dv = packed_relative_velocity(va, vb, r->ra, r->rb);
+    tc_real vn = tc_v3_dot(dv, r->n);
+    tc_real ln = r->ln - r->mass_n * r->mass_scale * (vn + r->bias) - r->impulse_scale * r->ln;
     ln = ln > 0 ? ln : 0;
     if (ln == 0 && r->ln == 0 && r->lt1 == 0 && r->lt2 == 0) return; // inactive (a speculative gap): nothing changes
-    apply_packed(va, vb, r, 0, r->n, ln - r->ln);
+    tc_real dn = ln - r->ln;
     r->ln = ln;
     if (ln > r->max_ln) r->max_ln = ln;
-    // friction after the normal row: a cone of radius mu * ln (the root only when it binds)
-    tc_vec3 dv = packed_relative_velocity(va, vb, r->ra, r->rb);
+    dv = tc_v3_madd(dv, dn, r->k_n);
+    // friction: a cone of radius mu * ln (the root only when it binds)
     tc_real l1 = r->lt1 - r->mass_t1 * tc_v3_dot(dv, r->t1), l2 = r->lt2 - r->mass_t2 * tc_v3_dot(dv, r->t2);
-    tc_real cap = r->friction * r->ln, len2 = l1 * l1 + l2 * l2;
+    tc_real cap = r->friction * ln, len2 = l1 * l1 + l2 * l2;
     if (len2 > cap * cap) {
         tc_real len = sqrt(len2);
         if (len > cap && len > 0) l1 *= cap / len, l2 *= cap / len;
     }
-    apply_packed(va, vb, r, 1, r->t1, l1 - r->lt1);
-    apply_packed(va, vb, r, 2, r->t2, l2 - r->lt2);
+    tc_real d1 = l1 - r->lt1, d2 = l2 - r->lt2;
     r->lt1 = l1;
     r->lt2 = l2;
+    tc_vec3 P = tc_v3_madd(tc_v3_madd(tc_v3_scale(r->n, dn), d1, r->t1), d2, r->t2);
+    tc_vec3 La = tc_v3_madd(tc_v3_madd(tc_v3_scale(r->wa[0], dn), d1, r->wa[1]), d2, r->wa[2]);
+    tc_vec3 Lb = tc_v3_madd(tc_v3_madd(tc_v3_scale(r->wb[0], dn), d1, r->wb[1]), d2, r->wb[2]);
+    va[0] = tc_v3_madd(va[0], -r->inv_ma, P);
+    va[1] = tc_v3_sub(va[1], La);
+    vb[0] = tc_v3_madd(vb[0], r->inv_mb, P);
+    vb[1] = tc_v3_add(vb[1], Lb);
 }
 
 static void solve_rows(tc_solver* sv) {

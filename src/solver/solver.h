@@ -33,6 +33,7 @@ typedef struct tc_contact_row {
     tc_real max_ln;
     tc_real inv_ma, inv_mb;    ///< 1/kg
     tc_vec3 wa[3], wb[3];      ///< I^-1 (r x u) for u = n, t1, t2: the angular velocity per unit impulse
+    tc_vec3 k_n;               ///< m/s per N s: change of the relative velocity per unit normal impulse
     bool static_contact;    ///< against a static body: stiffer soft contact
 } tc_contact_row;
 
