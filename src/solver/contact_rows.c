@@ -26,36 +26,36 @@ static void prepare_row(tc_rigid_store* s, tc_solver* sv, int pair, int point, t
     tc_pair_manifold* pm = &sv->pairs.data[pair];
     const tc_manifold_point* mp = &pm->m.points[point];
     tc_rigid_body *A = body(s, pm->body_a), *B = body(s, pm->body_b);
-    tc_contact_row r;
-    memset(&r, 0, sizeof r);
-    r.a = pm->body_a, r.b = pm->body_b, r.pair = pair, r.point = point;
-    r.n = mp->normal;
-    tangents(r.n, &r.t1, &r.t2);
-    r.anchor_a = mp->anchor_a;
-    r.anchor_b = mp->anchor_b;
-    r.ra = tc_v3_sub(mp->point, A->com);
-    r.rb = tc_v3_sub(mp->point, B->com);
-    r.friction = pm->friction;
-    r.restitution = pm->restitution;
-    r.pre_vn = tc_v3_dot(relative_velocity(A, B, r.ra, r.rb), r.n);
-    r.ln = mp->normal_impulse;
-    r.lt1 = mp->tangent_impulse[0];
-    r.lt2 = mp->tangent_impulse[1];
-    r.static_contact = !tc_rigid_is_dynamic(A) || !tc_rigid_is_dynamic(B);
-    r.inv_ma = A->inv_mass;
-    r.inv_mb = B->inv_mass;
-    tc_vec3 dirs[3] = {r.n, r.t1, r.t2};
-    tc_real* masses[3] = {&r.mass_n, &r.mass_t1, &r.mass_t2};
+    if (!tc_array_reserve(&sv->rows, sv->rows.count + 1)) return;
+    tc_contact_row* r = &sv->rows.data[sv->rows.count++]; // filled in place: rows are large
+    memset(r, 0, sizeof *r);
+    r->a = pm->body_a, r->b = pm->body_b, r->pair = pair, r->point = point;
+    r->n = mp->normal;
+    tangents(r->n, &r->t1, &r->t2);
+    r->anchor_a = mp->anchor_a;
+    r->anchor_b = mp->anchor_b;
+    r->ra = tc_v3_sub(mp->point, A->com);
+    r->rb = tc_v3_sub(mp->point, B->com);
+    r->friction = pm->friction;
+    r->restitution = pm->restitution;
+    r->pre_vn = tc_v3_dot(relative_velocity(A, B, r->ra, r->rb), r->n);
+    r->ln = mp->normal_impulse;
+    r->lt1 = mp->tangent_impulse[0];
+    r->lt2 = mp->tangent_impulse[1];
+    r->static_contact = !tc_rigid_is_dynamic(A) || !tc_rigid_is_dynamic(B);
+    r->inv_ma = A->inv_mass;
+    r->inv_mb = B->inv_mass;
+    tc_vec3 dirs[3] = {r->n, r->t1, r->t2};
+    tc_real* masses[3] = {&r->mass_n, &r->mass_t1, &r->mass_t2};
     for (int k = 0; k < 3; ++k) {
-        tc_vec3 ca = tc_v3_cross(r.ra, dirs[k]), cb = tc_v3_cross(r.rb, dirs[k]);
-        r.wa[k] = tc_mat3_mul_v3(A->inv_inertia_world, ca);
-        r.wb[k] = tc_mat3_mul_v3(B->inv_inertia_world, cb);
-        *masses[k] = row_mass(A->inv_mass + B->inv_mass, ca, r.wa[k], cb, r.wb[k]);
+        tc_vec3 ca = tc_v3_cross(r->ra, dirs[k]), cb = tc_v3_cross(r->rb, dirs[k]);
+        r->wa[k] = tc_mat3_mul_v3(A->inv_inertia_world, ca);
+        r->wb[k] = tc_mat3_mul_v3(B->inv_inertia_world, cb);
+        *masses[k] = row_mass(A->inv_mass + B->inv_mass, ca, r->wa[k], cb, r->wb[k]);
     }
     // change of the relative velocity per unit normal impulse
-    r.k_n = tc_v3_add(tc_v3_scale(r.n, A->inv_mass + B->inv_mass), tc_v3_add(tc_v3_cross(r.wa[0], r.ra), tc_v3_cross(r.wb[0], r.rb)));
-    r.base = mp->separation; // the separation then moves with the bodies' displacements
-    tc_array_push(&sv->rows, r);
+    r->k_n = tc_v3_add(tc_v3_scale(r->n, A->inv_mass + B->inv_mass), tc_v3_add(tc_v3_cross(r->wa[0], r->ra), tc_v3_cross(r->wb[0], r->rb)));
+    r->base = mp->separation; // the separation then moves with the bodies' displacements
 }
 
 void tc_solver_prepare(tc_world* w, tc_rigid_store* s, tc_solver* sv, tc_real dt) {

@@ -107,7 +107,9 @@ static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, con
     tc_real margin = sv->margin + reach(A, dt) + reach(B, dt);
     for (int i = 0; i < A->shape_count; ++i)
         for (int j = 0; j < B->shape_count; ++j) {
-            tc_aabb ba = tc_shape_aabb(&A->shapes[i], A->pose), bb = tc_shape_aabb(&B->shapes[j], B->pose);
+            // a single shape's box is the body's, refreshed at the start of the step
+            tc_aabb ba = A->shape_count == 1 ? A->aabb : tc_shape_aabb(&A->shapes[i], A->pose);
+            tc_aabb bb = B->shape_count == 1 ? B->aabb : tc_shape_aabb(&B->shapes[j], B->pose);
             if (!tc_aabb_overlap(tc_aabb_inflate(ba, margin), bb)) continue;
             tc_pair_manifold pm;
             memset(&pm, 0, sizeof pm);
