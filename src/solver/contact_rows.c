@@ -315,6 +315,8 @@ static void restitution(const tc_world_def* d, tc_rigid_store* s, tc_solver* sv)
 void tc_solver_finish(tc_world* w, tc_rigid_store* s, tc_solver* sv, tc_real dt) {
     restitution(&w->def, s, sv);
     tc_real h = dt / w->def.sub_steps;
+    tc_body_id ids[2]; // of the current pair: rows of a pair are consecutive
+    memset(ids, 0, sizeof ids);
     for (int i = 0; i < sv->rows.count; ++i) {
         tc_contact_row* r = &sv->rows.data[i];
         tc_pair_manifold* pm = &sv->pairs.data[r->pair];
@@ -323,10 +325,11 @@ void tc_solver_finish(tc_world* w, tc_rigid_store* s, tc_solver* sv, tc_real dt)
         mp->tangent_impulse[0] = r->lt1;
         mp->tangent_impulse[1] = r->lt2;
         tc_rigid_body *A = body(s, r->a), *B = body(s, r->b);
+        if (i == 0 || r->pair != sv->rows.data[i - 1].pair) ids[0] = tc_world_slot_id(w, A->slot), ids[1] = tc_world_slot_id(w, B->slot);
         tc_contact c;
         memset(&c, 0, sizeof c);
-        c.body_a = tc_world_slot_id(w, A->slot);
-        c.body_b = tc_world_slot_id(w, B->slot);
+        c.body_a = ids[0];
+        c.body_b = ids[1];
         c.element_a = pm->shape_a;
         c.element_b = pm->shape_b;
         tc_vec3 pa = tc_transform_point(A->pose, r->anchor_a), pb = tc_transform_point(B->pose, r->anchor_b);

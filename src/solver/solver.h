@@ -42,6 +42,7 @@ typedef struct tc_solver {
     TC_ARRAY(tc_contact_row) rows;
     TC_ARRAY(int) body_pairs;          ///< broadphase output, 2 store indices per pair
     TC_ARRAY(tc_vec3) pseudo;          ///< split impulse: (v, w) pseudo velocities, 2 per body
+    TC_ARRAY(tc_real) reach;           ///< per body: m it can travel this step (speculative margin)
     TC_ARRAY(tc_vec3) vel;             ///< per body: packed (v, w) while the rows are solved
     TC_ARRAY(tc_vec3) delta;           ///< per body: displacement and rotation vector since the step began
     TC_ARRAY(int) island;              ///< union-find parent per body (sleeping)
