@@ -33,7 +33,7 @@ static void place(placed* p, const tc_shape* s, tc_transform body) {
     p->heap_count = 0;
     if (s->type == TC_SHAPE_SPHERE) {
         p->local_buf[0] = p->pose.p;
-        p->convex = (tc_convex){p->local_buf, 1, s->radius, p->pose.p};
+        p->convex = (tc_convex){p->local_buf, 1, s->radius, p->pose.p, NULL};
         return;
     }
     const tc_hull* h = s->hull;
@@ -45,7 +45,7 @@ static void place(placed* p, const tc_shape* s, tc_transform body) {
     }
     int n = dst ? h->vertex_count : 0;
     for (int i = 0; i < n; ++i) dst[i] = tc_transform_point(p->pose, h->vertices[i]);
-    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_transform_point(p->pose, h->centroid)};
+    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_transform_point(p->pose, h->centroid), n ? h : NULL};
     if (!n) p->local_buf[0] = p->convex.center, p->convex.points = p->local_buf; // out of memory: a point
 }
 
@@ -90,16 +90,18 @@ typedef struct convex_contact {
     tc_real separation;  ///< of the single fallback point
     tc_vec3 on_a;        ///< fallback point on A
     bool touching;
+    int support_a, support_b; ///< vertex indices of the supports along +-normal, -1 if unknown
 } convex_contact;
 
 static convex_contact from_gjk(const tc_gjk_result* r) {
-    convex_contact c = {r->normal, r->distance, r->point_a, true};
+    convex_contact c = {r->normal, r->distance, r->point_a, true, -1, -1};
     return c;
 }
 
 static convex_contact from_growth(const placed* A, const placed* B, const tc_growth_result* g, tc_vec3 hint) {
     convex_contact c = {0};
     c.touching = true;
+    c.support_a = c.support_b = -1;
     if (!g->ok) { // numerically stuck: push apart along the centres
         c.normal = tc_v3_normalize(tc_v3_len2(hint) > 0 ? hint : tc_v3(0, 0, 1));
         c.separation = -(A->convex.radius + B->convex.radius);
@@ -121,9 +123,14 @@ static convex_contact convex_normal(const placed* A, const placed* B, tc_real ma
     tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
     bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
     if (!rounded) {
-        tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
-        if (g.ok && g.alpha < 1) return from_growth(A, B, &g, hint);
-        if (g.ok && -g.depth > margin) return none;
+        tc_growth_query q = tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
+        const tc_growth_result* g = &q.result;
+        if (q.apart || (g->ok && -g->depth > margin)) return none;
+        if (g->ok && g->alpha < 1) {
+            convex_contact c = from_growth(A, B, g, hint);
+            c.support_a = q.support_a, c.support_b = q.support_b; // the features start from them
+            return c;
+        }
     }
     tc_gjk_result r = tc_gjk_distance(&A->convex, &B->convex);
     if (r.distance > margin) return none;
@@ -132,14 +139,15 @@ static convex_contact convex_normal(const placed* A, const placed* B, tc_real ma
     return from_growth(A, B, &g, hint);
 }
 
-static void shape_feature(const placed* p, tc_vec3 u, tc_feature* f) {
+static void shape_feature(const placed* p, tc_vec3 u, int support, tc_feature* f) {
     if (p->shape->type == TC_SHAPE_SPHERE) {
         memset(f, 0, sizeof *f);
         f->count = 1;
         f->points[0] = tc_v3_madd(p->pose.p, p->shape->radius, u);
         return;
     }
-    tc_hull_feature(p->shape->hull, p->pose, u, TC_FEATURE_TOLERANCE, f);
+    if (support >= 0 && support < p->shape->hull->vertex_count) tc_hull_feature_at(p->shape->hull, p->pose, u, support, TC_FEATURE_TOLERANCE, f);
+    else tc_hull_feature(p->shape->hull, p->pose, u, TC_FEATURE_TOLERANCE, f);
 }
 
 static int convex_points(const placed* A, const placed* B, const convex_contact* c, tc_contact_method method, tc_real margin,
@@ -154,8 +162,8 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
         return 1;
     }
     tc_feature fa, fb;
-    shape_feature(A, c->normal, &fa);
-    shape_feature(B, tc_v3_neg(c->normal), &fb);
+    shape_feature(A, c->normal, c->support_a, &fa);
+    shape_feature(B, tc_v3_neg(c->normal), c->support_b, &fb);
     int n = tc_intersect_features(&fa, &fb, c->normal, margin, fp, 2 * TC_FEATURE_MAX);
     if (n == 0) fp[n++] = single_point(c->on_a, c->normal, c->separation, 0xFA11u); // ALGORITHMS §2.3 fallback
     return tc_reduce_points(fp, n, c->normal);

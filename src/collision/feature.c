@@ -37,9 +37,15 @@ static tc_real sin_of(tc_real a) {
 }
 
 void tc_hull_feature(const tc_hull* h, tc_transform pose, tc_vec3 u, tc_real tolerance, tc_feature* out) {
-    memset(out, 0, sizeof *out);
     tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
-    int v = tc_hull_support_index(h, ul);
+    tc_hull_feature_at(h, pose, u, tc_hull_support_index(h, ul), tolerance, out);
+}
+
+void tc_hull_feature_at(const tc_hull* h, tc_transform pose, tc_vec3 u, int v, tc_real tolerance, tc_feature* out) {
+    out->count = 0; // the emitters fill the rest
+    out->plane_normal = tc_v3_zero();
+    out->plane_offset = 0;
+    tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
     int best_face = -1;
     tc_real best_cos = -2;
     for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {

@@ -22,6 +22,8 @@ typedef struct tc_feature {
 /// `tolerance` (rad, default 3 degrees): face if a face normal is within it, else an edge nearly
 /// perpendicular to u, else the support vertex.
 void tc_hull_feature(const tc_hull* hull, tc_transform pose, tc_vec3 u, tc_real tolerance, tc_feature* out);
+/// Same, when the support vertex of the hull along u is already known (`support`, a vertex index).
+void tc_hull_feature_at(const tc_hull* hull, tc_transform pose, tc_vec3 u, int support, tc_real tolerance, tc_feature* out);
 
 /// One point of contact between features.
 typedef struct tc_feature_point {

@@ -1,9 +1,13 @@
 #include "collision/gjk.h"
 
+#include "geometry/hull.h"
+
 #include <float.h>
 #include <string.h>
 
-tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius) {
+#define TC_CLIMB_MIN_POINTS 32 // hulls with more vertices use hill climbing for their supports
+
+static int scan_support(const tc_convex* c, tc_vec3 d) {
     int best = 0;
     tc_real best_dot = tc_v3_dot(c->points[0], d);
     for (int i = 1; i < c->count; ++i) {
@@ -13,13 +17,47 @@ tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius) {
             best = i;
         }
     }
-    tc_vec3 p = c->points[best];
+    return best;
+}
+
+// Steepest ascent over the hull's edges: on a convex polytope a vertex no neighbour of which
+// is further along d is the support. Each move strictly increases the height, so no vertex is
+// visited twice.
+static int climb_support(const tc_convex* c, tc_vec3 d, int v) {
+    const tc_hull* h = c->hull;
+    tc_real best = tc_v3_dot(c->points[v], d);
+    for (int moves = 0; moves < c->count; ++moves) {
+        int next = v;
+        for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
+            int e = h->vert_edges[k];
+            int w = h->edge_verts[2 * e] ^ h->edge_verts[2 * e + 1] ^ v;
+            tc_real x = tc_v3_dot(c->points[w], d);
+            if (x > best) best = x, next = w;
+        }
+        if (next == v) break;
+        v = next;
+    }
+    return v;
+}
+
+int tc_convex_support_index(const tc_convex* c, tc_vec3 d, int* hint) {
+    // a scan of a few points is cheaper than the walk's dependent loads and branches
+    bool climb = c->count > TC_CLIMB_MIN_POINTS && c->hull && c->hull->vertex_count == c->count && hint && *hint >= 0 && *hint < c->count;
+    int i = climb ? climb_support(c, d, *hint) : scan_support(c, d);
+    if (hint) *hint = i;
+    return i;
+}
+
+static tc_vec3 support_hinted(const tc_convex* c, tc_vec3 d, bool with_radius, int* hint) {
+    tc_vec3 p = c->points[tc_convex_support_index(c, d, hint)];
     if (with_radius && c->radius > 0) {
         tc_real l = tc_v3_len(d);
         if (l > 0) p = tc_v3_madd(p, c->radius / l, d);
     }
     return p;
 }
+
+tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius) { return support_hinted(c, d, with_radius, NULL); }
 
 // ---- simplex: vertices w = a - b with their sources; nearest point to the origin -----------------
 
@@ -158,9 +196,10 @@ tc_gjk_result tc_gjk_distance(const tc_convex* A, const tc_convex* B) {
     tc_real scale = tc_v3_len2(tc_v3_sub(A->center, B->center)) + 1e-30;
     for (int i = 0; i < A->count; ++i) scale = fmax(scale, tc_v3_len2(tc_v3_sub(A->points[i], A->center)));
     tc_real prev = DBL_MAX;
+    int ha = 0, hb = 0;
     r.status = TC_GJK_NOT_CONVERGED;
     for (r.iterations = 0; r.iterations < 64; ++r.iterations) {
-        tc_vec3 a = tc_convex_support(A, tc_v3_neg(v), false), b = tc_convex_support(B, v, false);
+        tc_vec3 a = support_hinted(A, tc_v3_neg(v), false, &ha), b = support_hinted(B, v, false, &hb);
         tc_vec3 w = tc_v3_sub(a, b);
         tc_real vv = tc_v3_len2(v);
         if (vv - tc_v3_dot(v, w) <= 1e-12 * vv || already_in(&s, w, 1e-20 * scale)) {
@@ -197,21 +236,40 @@ tc_gjk_result tc_gjk_distance(const tc_convex* A, const tc_convex* B) {
     return r;
 }
 
-bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real* lambda_out, tc_vec3* normal,
-                     tc_vec3* a_star, tc_vec3* b_star) {
+typedef enum ray_status { RAY_MISS, RAY_HIT, RAY_APART } ray_status;
+
+typedef struct ray_hit {
+    tc_real lambda;
+    tc_vec3 normal;   ///< unit; RAY_APART: the separating direction
+    tc_real bound;    ///< RAY_APART: h_D(normal) < -max_separation
+    tc_vec3 a_star, b_star;
+} ray_hit;
+
+// GJK ray cast (ALGORITHMS §1.3) with supports warm-started from `ha`, `hb`. Every support
+// p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
+// stops (RAY_APART) once that exceeds max_separation.
+static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
+                           ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
-    tc_real lambda = 0;
+    tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
     tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
     for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
-        tc_vec3 a = tc_convex_support(A, v, true), b = tc_convex_support(B, tc_v3_neg(v), true);
+        tc_vec3 a = support_hinted(A, v, true, ha), b = support_hinted(B, tc_v3_neg(v), true, hb);
         tc_vec3 p = tc_v3_sub(a, b), w = tc_v3_sub(x, p);
+        tc_real vp = tc_v3_dot(v, p), vv = tc_v3_len2(v);
+        if (vp < 0 && vp * vp > exit2 * vv) {
+            tc_real vl = sqrt(vv);
+            out->normal = tc_v3_scale(v, 1.0 / vl);
+            out->bound = vp / vl;
+            return RAY_APART;
+        }
         tc_real vw = tc_v3_dot(v, w);
         if (vw > 0) {
             tc_real vr = tc_v3_dot(v, ray);
-            if (vr >= 0) return false;
+            if (vr >= 0) return RAY_MISS;
             tc_real step = -vw / vr;
             lambda += step;
             x = tc_v3_madd(q, lambda, ray);
@@ -224,20 +282,43 @@ bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 
         if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
     tc_real nl = tc_v3_len(n);
-    if (!(nl > 0)) return false; // started inside
-    *lambda_out = lambda;
-    *normal = tc_v3_scale(n, 1.0 / nl);
-    if (a_star) *a_star = combine(s.a, s.lambda, s.n);
-    if (b_star) *b_star = combine(s.b, s.lambda, s.n);
+    if (!(nl > 0)) return RAY_MISS; // started inside
+    out->lambda = lambda;
+    out->normal = tc_v3_scale(n, 1.0 / nl);
+    out->a_star = combine(s.a, s.lambda, s.n);
+    out->b_star = combine(s.b, s.lambda, s.n);
+    return RAY_HIT;
+}
+
+bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real* lambda_out, tc_vec3* normal,
+                     tc_vec3* a_star, tc_vec3* b_star) {
+    int ha = 0, hb = 0;
+    ray_hit hit;
+    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, &hit) != RAY_HIT) return false;
+    *lambda_out = hit.lambda;
+    *normal = hit.normal;
+    if (a_star) *a_star = hit.a_star;
+    if (b_star) *b_star = hit.b_star;
     return true;
 }
 
-tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {
-    tc_growth_result g = {0};
+// Largest distance of a point from the center: one root of the largest square (the root is
+// monotonic and correctly rounded, so this equals the largest of the roots).
+static tc_real extent_of(const tc_convex* c) {
+    tc_real l2 = 0;
+    for (int i = 0; i < c->count; ++i) {
+        tc_real x = tc_v3_len2(tc_v3_sub(c->points[i], c->center));
+        l2 = x > l2 ? x : l2;
+    }
+    return sqrt(l2);
+}
+
+tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
+    tc_growth_query out = {{0}, false, 0, 0};
+    tc_growth_result* g = &out.result;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
-    tc_real L = 1e-9; // size scale for the tolerances
-    for (int i = 0; i < A->count; ++i) L = fmax(L, tc_v3_dist(A->points[i], A->center));
+    tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
     if (len < 1e-9 * L) { // coincident centers: grow along the fallback direction
         tc_real fl = tc_v3_len(fallback_dir);
@@ -246,18 +327,39 @@ tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_v
     }
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
-    tc_vec3 sd = tc_v3_sub(tc_convex_support(A, tc_v3_neg(chat), true), tc_convex_support(B, chat, true));
+    int ha = 0, hb = 0;
+    tc_vec3 sd = tc_v3_sub(support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb));
     tc_real sigma = -tc_v3_dot(chat, sd);
+    if (sigma < -max_separation) { // the centres' axis already separates them
+        out.apart = true;
+        g->ok = true;
+        g->normal = tc_v3_neg(chat);
+        g->depth = sigma;
+        return out;
+    }
     tc_real ts = -(sigma + 0.01 * L) / len;
     tc_vec3 q = tc_v3_scale(c, ts);
-    tc_real hit;
-    tc_vec3 n, as, bs;
-    if (!tc_gjk_ray_cast(A, B, q, c, &hit, &n, &as, &bs)) return g;
-    tc_real tmin = ts + hit;
-    g.ok = true;
-    g.alpha = 1.0 / (1.0 - tmin);
-    g.normal = n;
-    g.depth = tc_v3_dot(n, tc_v3_sub(tc_convex_support(A, n, true), tc_convex_support(B, tc_v3_neg(n), true)));
-    g.point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(as, A->center), g.alpha));
-    return g;
+    ray_hit hit;
+    ray_status st = ray_cast(A, B, q, c, max_separation, &ha, &hb, &hit);
+    if (st == RAY_MISS) return out;
+    g->ok = true;
+    g->normal = hit.normal;
+    if (st == RAY_APART) {
+        out.apart = true;
+        g->depth = hit.bound;
+        return out;
+    }
+    tc_real tmin = ts + hit.lambda;
+    g->alpha = 1.0 / (1.0 - tmin);
+    tc_vec3 n = hit.normal;
+    tc_vec3 sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
+    g->depth = tc_v3_dot(n, tc_v3_sub(sa, sb));
+    g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(hit.a_star, A->center), g->alpha));
+    out.support_a = ha;
+    out.support_b = hb;
+    return out;
+}
+
+tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {
+    return tc_growth_distance_within(A, B, fallback_dir, INFINITY).result;
 }

@@ -5,17 +5,25 @@
 
 #include "tactus/types.h"
 
+struct tc_hull;
+
 /// A convex set given by its support map: the hull of `points` (world frame, count >= 1)
 /// swept by a sphere of `radius`; `center` is a strictly interior point (contraction point).
+/// Optional: `hull` gives the vertex adjacency (points[i] is hull vertex i placed in the world),
+/// so supports of large hulls are found by hill climbing instead of scanning every point.
 typedef struct tc_convex {
     const tc_vec3* points;
     int count;
     tc_real radius;
     tc_vec3 center;
+    const struct tc_hull* hull;
 } tc_convex;
 
 /// Support point in direction d, including the radius when `with_radius`.
 tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius);
+/// Index of the support point in direction d. With a hull, hill climbing over its edges starts at
+/// `*hint` (any valid index; updated to the answer); without, every point is scanned.
+int tc_convex_support_index(const tc_convex* c, tc_vec3 d, int* hint);
 
 typedef enum tc_gjk_status { TC_GJK_SEPARATED, TC_GJK_OVERLAP, TC_GJK_NOT_CONVERGED } tc_gjk_status;
 
@@ -49,4 +57,15 @@ typedef struct tc_growth_result {
 /// Growth distance by contraction about each set's center (seed 004 eq. 1-2, ALGORITHMS §1.4).
 /// `fallback_dir` is used when the centers coincide.
 tc_growth_result tc_growth_distance(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir);
+
+/// The growth distance for a contact query: stops early, with `apart` set, as soon as a direction
+/// proves the sets farther apart than `max_separation` (m); then only `depth` (the proving bound
+/// h_D(n) < -max_separation) and `normal` are set. `support_a`/`support_b` (may be NULL) receive
+/// the indices of the supports of A along the normal and of B against it.
+typedef struct tc_growth_query {
+    tc_growth_result result;
+    bool apart;
+    int support_a, support_b;
+} tc_growth_query;
+tc_growth_query tc_growth_distance_within(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation);
 #endif

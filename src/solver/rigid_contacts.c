@@ -43,6 +43,11 @@ static tc_real reach(const tc_rigid_body* b, tc_real dt) {
     return dt * (tc_v3_len(b->v) + tc_v3_len(b->w) * radius);
 }
 
+// The cached reach of store index i (computed when the cache could not be allocated).
+static tc_real reach_of(const tc_rigid_store* s, const tc_solver* sv, int i, tc_real dt) {
+    return i < sv->reach.count ? sv->reach.data[i] : reach(&s->bodies.data[i], dt);
+}
+
 static bool wants_pair(const tc_rigid_body* a, const tc_rigid_body* b) {
     if (a->kind == TC_BODY_QUASI || b->kind == TC_BODY_QUASI) return false; // their own LCP (seed 002)
     bool a_moves = tc_rigid_is_dynamic(a) && a->awake, b_moves = tc_rigid_is_dynamic(b) && b->awake;
@@ -59,17 +64,23 @@ static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
     tc_array_clear(&sv->body_pairs);
     sweep_item* items = tc_alloc((size_t)(n ? n : 1) * sizeof *items);
     if (!items) return;
+    // each body's reach once per step (the sweep and the narrowphase margins read it many times)
+    bool cached = tc_array_reserve(&sv->reach, n);
+    sv->reach.count = cached ? n : 0;
     for (int i = 0; i < n; ++i) {
         const tc_rigid_body* b = &s->bodies.data[i];
-        items[i] = (sweep_item){b->aabb.lo.x - TC_AABB_MARGIN - reach(b, dt), i};
+        tc_real r = reach(b, dt);
+        if (cached) sv->reach.data[i] = r;
+        items[i] = (sweep_item){b->aabb.lo.x - TC_AABB_MARGIN - r, i};
     }
     qsort(items, (size_t)n, sizeof *items, compare_sweep);
     for (int i = 0; i < n; ++i) {
         const tc_rigid_body* a = &s->bodies.data[items[i].index];
-        tc_aabb box_a = tc_aabb_inflate(a->aabb, TC_AABB_MARGIN + reach(a, dt));
+        tc_aabb box_a = tc_aabb_inflate(a->aabb, TC_AABB_MARGIN + reach_of(s, sv, items[i].index, dt));
         for (int j = i + 1; j < n && items[j].lo <= box_a.hi.x; ++j) {
             const tc_rigid_body* b = &s->bodies.data[items[j].index];
-            if (!wants_pair(a, b) || !tc_aabb_overlap(box_a, tc_aabb_inflate(b->aabb, TC_AABB_MARGIN + reach(b, dt)))) continue;
+            if (!wants_pair(a, b) || !tc_aabb_overlap(box_a, tc_aabb_inflate(b->aabb, TC_AABB_MARGIN + reach_of(s, sv, items[j].index, dt))))
+                continue;
             int lo = items[i].index < items[j].index ? items[i].index : items[j].index;
             int hi = items[i].index ^ items[j].index ^ lo;
             tc_array_push(&sv->body_pairs, lo);
@@ -104,10 +115,12 @@ static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, con
     tc_contact_method method = A->contact_method == TC_CONTACT_TRACKING || B->contact_method == TC_CONTACT_TRACKING
                                    ? TC_CONTACT_TRACKING
                                    : TC_CONTACT_GAUSS_MAP;
-    tc_real margin = sv->margin + reach(A, dt) + reach(B, dt);
+    tc_real margin = sv->margin + reach_of(s, sv, ia, dt) + reach_of(s, sv, ib, dt);
     for (int i = 0; i < A->shape_count; ++i)
         for (int j = 0; j < B->shape_count; ++j) {
-            tc_aabb ba = tc_shape_aabb(&A->shapes[i], A->pose), bb = tc_shape_aabb(&B->shapes[j], B->pose);
+            // a single shape's box is the body's, refreshed at the start of the step
+            tc_aabb ba = A->shape_count == 1 ? A->aabb : tc_shape_aabb(&A->shapes[i], A->pose);
+            tc_aabb bb = B->shape_count == 1 ? B->aabb : tc_shape_aabb(&B->shapes[j], B->pose);
             if (!tc_aabb_overlap(tc_aabb_inflate(ba, margin), bb)) continue;
             tc_pair_manifold pm;
             memset(&pm, 0, sizeof pm);
@@ -172,6 +185,8 @@ void tc_rigid_contacts_destroy(tc_rigid_store* s) {
     tc_array_free(&sv->body_pairs);
     tc_array_free(&sv->pseudo);
     tc_array_free(&sv->delta);
+    tc_array_free(&sv->vel);
+    tc_array_free(&sv->reach);
     tc_array_free(&sv->island);
     tc_array_free(&sv->island_sleep);
     tc_free(sv, sizeof *sv);

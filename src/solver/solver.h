@@ -25,6 +25,7 @@ typedef struct tc_contact_row {
     tc_vec3 anchor_a, anchor_b; ///< body frames: the current separation follows the bodies
     tc_real base;           ///< m, separation at collide time minus the anchors' gap then
     tc_real mass_n, mass_t1, mass_t2;
+    tc_real bias, mass_scale, impulse_scale; ///< normal row's soft terms for the current pass
     tc_real friction, restitution;
     tc_real pre_vn;         ///< m/s, normal velocity before the step (restitution)
     tc_real ln, lt1, lt2;   ///< accumulated impulses, N s
@@ -32,6 +33,7 @@ typedef struct tc_contact_row {
     tc_real max_ln;
     tc_real inv_ma, inv_mb;    ///< 1/kg
     tc_vec3 wa[3], wb[3];      ///< I^-1 (r x u) for u = n, t1, t2: the angular velocity per unit impulse
+    tc_vec3 k_n;               ///< m/s per N s: change of the relative velocity per unit normal impulse
     bool static_contact;    ///< against a static body: stiffer soft contact
 } tc_contact_row;
 
@@ -40,6 +42,8 @@ typedef struct tc_solver {
     TC_ARRAY(tc_contact_row) rows;
     TC_ARRAY(int) body_pairs;          ///< broadphase output, 2 store indices per pair
     TC_ARRAY(tc_vec3) pseudo;          ///< split impulse: (v, w) pseudo velocities, 2 per body
+    TC_ARRAY(tc_real) reach;           ///< per body: m it can travel this step (speculative margin)
+    TC_ARRAY(tc_vec3) vel;             ///< per body: packed (v, w) while the rows are solved
     TC_ARRAY(tc_vec3) delta;           ///< per body: displacement and rotation vector since the step began
     TC_ARRAY(int) island;              ///< union-find parent per body (sleeping)
     TC_ARRAY(tc_real) island_sleep;    ///< min sleep time per island root

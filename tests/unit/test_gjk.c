@@ -13,7 +13,7 @@ static void box_points(tc_vec3 h, tc_transform t, tc_vec3 out[8]) {
 }
 
 static tc_convex convex_of(const tc_vec3* p, int n, tc_vec3 center, tc_real radius) {
-    tc_convex c = {p, n, radius, center};
+    tc_convex c = {p, n, radius, center, NULL};
     return c;
 }
 
@@ -197,11 +197,74 @@ static void test_random_pairs_match_sat(void** state) {
     assert_true(overlaps > 1000 && checked - overlaps > 1000);
 }
 
+// Hill climbing over the hull's edges (large hulls) finds the same support height as a scan of
+// every vertex, from any start, for any direction.
+static void test_support_climbing_matches_scan(void** state) {
+    (void)state;
+    unsigned seed = 77u;
+    tc_vec3 p[400];
+    for (int i = 0; i < 400; ++i) {
+        tc_vec3 d = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+        p[i] = tc_v3_scale(tc_v3_normalize(d), 0.5 + 0.01 * urand(&seed));
+    }
+    tc_hull* h = tc_hull_from_points(p, 400, "sphere", NULL);
+    assert_non_null(h);
+    assert_true(h->vertex_count > 64); // large enough to climb
+    tc_convex with = {h->vertices, h->vertex_count, 0, h->centroid, h}, without = {h->vertices, h->vertex_count, 0, h->centroid, NULL};
+    int hint = 0;
+    for (int k = 0; k < 5000; ++k) {
+        tc_vec3 d = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+        if (k % 7 == 0) hint = (int)(urand(&seed) * h->vertex_count) % h->vertex_count; // cold starts too
+        int climbed = tc_convex_support_index(&with, d, &hint), scanned = tc_convex_support_index(&without, d, NULL);
+        assert_int_equal(hint, climbed);
+        assert_near(tc_v3_dot(h->vertices[climbed], d), tc_v3_dot(h->vertices[scanned], d), 1e-14);
+    }
+    tc_hull_free(h);
+}
+
+// The early exit of the contact query: "apart" only when the sets are farther apart than the
+// threshold (checked against a separating-axis gap and GJK), with depth a lower bound of the distance;
+// otherwise the same result as the plain growth distance.
+static void test_growth_within_exits_only_when_apart(void** state) {
+    (void)state;
+    unsigned seed = 424242u;
+    int apart = 0, full = 0;
+    for (int i = 0; i < 3000; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 2 - 1, urand(&seed) * 2 - 1, urand(&seed) * 2 - 1));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+        tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+        tc_real gap = sat_gap(a, b), threshold = 0.05;
+        tc_growth_query q = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), threshold);
+        if (q.apart) { // the SAT gap and GJK's distance are both at least the proving bound
+            tc_gjk_result r = tc_gjk_distance(&A, &B);
+            assert_true(q.result.depth < -threshold);
+            assert_true(gap > threshold - 1e-9 && r.distance > threshold - 1e-9);
+            assert_true(-q.result.depth <= r.distance + 1e-9);
+            assert_near(tc_v3_len(q.result.normal), 1, 1e-12);
+            apart++;
+        } else {
+            tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+            assert_true(q.result.ok == g.ok);
+            assert_true(q.result.alpha == g.alpha && q.result.depth == g.depth);
+            assert_true(tc_v3_dist(q.result.normal, g.normal) == 0);
+            full++;
+        }
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    printf("early exits %d, full queries %d\n", apart, full);
+    assert_true(apart > 300 && full > 300);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_distances),           cmocka_unit_test(test_spheres_and_points),
         cmocka_unit_test(test_ray_cast),                cmocka_unit_test(test_growth_distance_by_hand),
-        cmocka_unit_test(test_random_pairs_match_sat),
+        cmocka_unit_test(test_random_pairs_match_sat),  cmocka_unit_test(test_support_climbing_matches_scan),
+        cmocka_unit_test(test_growth_within_exits_only_when_apart),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -52,10 +52,20 @@ void tc_rigid_integrate_velocity(tc_rigid_body* b, tc_vec3 gravity, tc_real h) {
     if (b->angular_damping > 0) b->w = tc_v3_scale(b->w, 1.0 / (1.0 + h * b->angular_damping));
 }
 
+// I = c 1 (spheres, cubes, regular polyhedra): w x I w vanishes and L = I w stays parallel to w,
+// so the momentum-conserving solve would return w itself (to round-off).
+static bool isotropic(const tc_mat3* I) {
+    tc_real d = fabs(I->m[0][0]), tol = 1e-12 * d;
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            if (fabs(I->m[r][c] - (r == c ? I->m[0][0] : 0)) > tol) return false;
+    return d > 0;
+}
+
 void tc_rigid_integrate_position(tc_rigid_body* b, tc_real h) {
     if (!tc_rigid_is_dynamic(b) || !b->awake) return;
     tc_vec3 com = tc_v3_madd(b->com, h, b->v);
-    if (b->gyroscopic) rotate_conserving_momentum(b, h);
+    if (b->gyroscopic && !isotropic(&b->inertia_local)) rotate_conserving_momentum(b, h);
     else b->pose.q = rotate_by(b->pose.q, b->w, h);
     b->pose.p = tc_v3_sub(com, tc_quat_rotate(b->pose.q, b->com_local));
     tc_rigid_update_derived(b);
