@@ -3,6 +3,7 @@
 #include "soft_peers.h"
 
 #include <BulletSoftBody/btSoftBodyHelpers.h>
+#include <BulletSoftBody/btSoftBodyInternals.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 #include <btBulletDynamicsCommon.h>
@@ -47,7 +48,10 @@ btSoftBody* make_body(soft_peer* p, const soft_peer_scene& s, const soft_peer_bo
     for (int e = 0; e < d.edge_count; ++e) psb->appendLink(d.edges[2 * e], d.edges[2 * e + 1]);
     btSoftBodyHelpers::generateBoundaryFaces(psb); // the faces VF_SS tests nodes against
     psb->getCollisionShape()->setMargin((btScalar)s.margin);
-    psb->initializeFaceTree();
+    // the face tree, one leaf per face as btSoftBody keeps it up to date in predictMotion
+    // (initializeFaceTree's bottom-up build lost every contact above ~40,000 tets here)
+    for (int f = 0; f < psb->m_faces.size(); ++f)
+        psb->m_faces[f].m_leaf = psb->m_fdbvt.insert(VolumeOf(psb->m_faces[f], 0), &psb->m_faces[f]);
     psb->setVolumeMass((btScalar)d.mass);
     psb->m_cfg.piterations = s.piterations;
     psb->m_cfg.kDF = (btScalar)s.friction;
@@ -84,10 +88,18 @@ extern "C" void soft_peer_step(soft_peer* p) {
     for (int k = 0; k < p->sub_steps; ++k) p->world.stepSimulation(h, 0);
 }
 
-extern "C" int soft_peer_contact_count(const soft_peer* p) {
-    int n = 0;
-    for (auto* b : p->bodies) n += b->m_scontacts.size();
-    return n;
+extern "C" int soft_peer_contact_count(const soft_peer* p, int* pairs) {
+    int nodes = 0, total = 0;
+    for (auto* b : p->bodies) { // a body's m_scontacts hold its own nodes against the other's faces
+        std::vector<char> seen((size_t)b->m_nodes.size(), 0);
+        for (int c = 0; c < b->m_scontacts.size(); ++c) {
+            size_t i = (size_t)(b->m_scontacts[c].m_node - &b->m_nodes[0]);
+            if (i < seen.size() && !seen[i]) seen[i] = 1, nodes++;
+        }
+        total += b->m_scontacts.size();
+    }
+    if (pairs) *pairs = total;
+    return nodes;
 }
 
 extern "C" void soft_peer_positions(const soft_peer* p, int body, double* xyz) {

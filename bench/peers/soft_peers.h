@@ -36,8 +36,10 @@ typedef struct soft_peer soft_peer;
 soft_peer* soft_peer_create(const soft_peer_scene* scene);
 /// Advances by time_step (stepSimulation with sub_steps fixed steps).
 void soft_peer_step(soft_peer* peer);
-/// Soft-soft contacts (node-face pairs) of the last internal step, summed over the bodies.
-int soft_peer_contact_count(const soft_peer* peer);
+/// Distinct nodes in soft-soft contact during the last internal step (both bodies); *pairs
+/// (may be NULL) gets the node-face contact count, which is larger: a node near several faces
+/// has one contact per face.
+int soft_peer_contact_count(const soft_peer* peer, int* pairs);
 /// Copies body `body`'s node positions (3 doubles per node, TetGen order) into xyz.
 void soft_peer_positions(const soft_peer* peer, int body, double* xyz);
 void soft_peer_destroy(soft_peer* peer);
