@@ -1,0 +1,444 @@
+// Tet contact benchmark (seed 001), side by side with Bullet's classic soft bodies: two tet
+// boxes collide head-on; Tactus (corotational FEM, spatial hash, consistent penetration depth)
+// and Bullet (btSoftBody links + vertex-face soft-soft contacts) step the SAME mesh (Tactus'
+// box generator, exported as TetGen .node/.ele text for btSoftBodyHelpers::CreateFromTetGenData)
+// at 1/60 s per step. Tactus' collide hook is timed through the linker (--wrap, see
+// bench/CMakeLists.txt), so the library is measured unchanged. Contact quality is measured the
+// same way for both engines from the vertex positions: the deepest vertex inside the other box
+// (distance to its boundary), inverted tets, and whether the boxes come apart.
+// usage: tet_peers_bench [--quick | --cubes n]   (n: boxes of (n+1) x n x n cubes)
+#define _POSIX_C_SOURCE 200809L
+#include "peers/soft_peers.h"
+
+#include "dynamics/tet/tet.h"
+#include "geometry/trimesh.h"
+#include "tactus/tactus.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// CPU time of this thread: both engines run single-threaded here, and the build machine is
+// shared (wall time would count other people's jobs).
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// ---- timing of the tet collide hook: every reference to tc_tet_collide (the kind table in
+// tet_ops.c) is redirected here by -Wl,--wrap=tc_tet_collide
+void __real_tc_tet_collide(tc_world* w, tc_real h);
+void __wrap_tc_tet_collide(tc_world* w, tc_real h);
+static double s_collide_seconds;
+
+void __wrap_tc_tet_collide(tc_world* w, tc_real h) {
+    double t0 = now();
+    __real_tc_tet_collide(w, h);
+    s_collide_seconds += now() - t0;
+}
+
+// ---- the shared mesh
+
+typedef struct box_mesh {
+    int n, tet_count, face_count, edge_count;
+    double* rest;  ///< 3 per vertex, body frame
+    int* tets;     ///< 4 per tet
+    int* faces;    ///< 3 per boundary triangle
+    int* edges;    ///< 2 per unique edge
+} box_mesh;
+
+typedef struct scene {
+    tc_vec3 half;
+    int resolution, sub_steps, steps;
+    double cell;          ///< m, lattice spacing
+    double density, youngs_modulus, poisson_ratio, damping, friction;
+    tc_vec3 offset[2], velocity[2];
+    box_mesh mesh;
+} scene;
+
+static void* copy_of(const void* src, size_t bytes) {
+    void* p = malloc(bytes);
+    if (p) memcpy(p, src, bytes);
+    return p;
+}
+
+static tc_tet_body_def box_def(const scene* s) {
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.shape = TC_TET_BOX;
+    d.half_extents = s->half;
+    d.resolution = s->resolution;
+    d.density = s->density;
+    d.youngs_modulus = s->youngs_modulus;
+    d.poisson_ratio = s->poisson_ratio;
+    d.damping = s->damping;
+    d.base.material.friction = s->friction;
+    return d;
+}
+
+// Tactus' own box generator, read back through the internal store (rest shape, tets, faces).
+static bool make_mesh(scene* s) {
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_tet_body_def d = box_def(s);
+    tc_body_id id;
+    if (!w || tc_tet_body_create(w, &d, &id, NULL) != TC_RESULT_OK) return false;
+    const tc_tet_body* b = tc_tet_body_at(w, tc_world_resolve(w, id)->index);
+    box_mesh* m = &s->mesh;
+    m->n = b->n, m->tet_count = b->tet_count, m->face_count = b->face_count, m->edge_count = b->edge_count;
+    m->rest = malloc((size_t)m->n * 3 * sizeof(double));
+    for (int i = 0; m->rest && i < m->n; ++i) m->rest[3 * i] = b->rest[i].x, m->rest[3 * i + 1] = b->rest[i].y, m->rest[3 * i + 2] = b->rest[i].z;
+    m->tets = copy_of(b->tets, (size_t)m->tet_count * 4 * sizeof(int));
+    m->faces = copy_of(b->faces, (size_t)m->face_count * 3 * sizeof(int));
+    m->edges = copy_of(b->edges, (size_t)m->edge_count * 2 * sizeof(int));
+    tc_world_destroy(w);
+    return m->rest && m->tets && m->faces && m->edges;
+}
+
+static void free_mesh(box_mesh* m) {
+    free(m->rest), free(m->tets), free(m->faces), free(m->edges);
+    memset(m, 0, sizeof *m);
+}
+
+// TetGen text (0-based indices; every line ends in '\n', which Bullet's line reader needs).
+static char* tetgen_node(const box_mesh* m, double scale) {
+    size_t cap = 32 + (size_t)m->n * 96, len = 0;
+    char* t = malloc(cap);
+    if (!t) return NULL;
+    len += (size_t)snprintf(t + len, cap - len, "%d 3 0 0\n", m->n);
+    for (int i = 0; i < m->n; ++i)
+        len += (size_t)snprintf(t + len, cap - len, "%d %.9g %.9g %.9g\n", i, scale * m->rest[3 * i], scale * m->rest[3 * i + 1], scale * m->rest[3 * i + 2]);
+    return t;
+}
+
+static char* tetgen_ele(const box_mesh* m) {
+    size_t cap = 32 + (size_t)m->tet_count * 64, len = 0;
+    char* t = malloc(cap);
+    if (!t) return NULL;
+    len += (size_t)snprintf(t + len, cap - len, "%d 4 0\n", m->tet_count);
+    for (int k = 0; k < m->tet_count; ++k) {
+        const int* q = m->tets + 4 * k;
+        len += (size_t)snprintf(t + len, cap - len, "%d %d %d %d %d\n", k, q[0], q[1], q[2], q[3]);
+    }
+    return t;
+}
+
+// ---- contact quality, engine-independent: from vertex positions only
+
+static tc_vec3 vertex(const double* x, int i) { return tc_v3(x[3 * i], x[3 * i + 1], x[3 * i + 2]); }
+
+static double tet_volume6(const box_mesh* m, const double* x, int t) {
+    const int* q = m->tets + 4 * t;
+    tc_vec3 a = vertex(x, q[0]);
+    return tc_v3_dot(tc_v3_sub(vertex(x, q[1]), a), tc_v3_cross(tc_v3_sub(vertex(x, q[2]), a), tc_v3_sub(vertex(x, q[3]), a)));
+}
+
+static int inverted_tets(const box_mesh* m, const double* x) {
+    int count = 0;
+    for (int t = 0; t < m->tet_count; ++t) count += tet_volume6(m, x, t) <= 0;
+    return count;
+}
+
+// Uniform grid over the tets of one deformed box (counting sort by cell): point-in-body queries.
+typedef struct tet_grid {
+    tc_vec3 lo;
+    double cell;
+    int dims[3];
+    int *start, *items;
+} tet_grid;
+
+static void grid_range(const tet_grid* g, tc_vec3 p, int c[3]) {
+    double q[3] = {p.x - g->lo.x, p.y - g->lo.y, p.z - g->lo.z};
+    for (int k = 0; k < 3; ++k) {
+        int v = (int)floor(q[k] / g->cell);
+        c[k] = v < 0 ? 0 : v >= g->dims[k] ? g->dims[k] - 1 : v;
+    }
+}
+
+static tc_aabb tet_box(const box_mesh* m, const double* x, int t) {
+    tc_aabb b = tc_aabb_empty();
+    for (int k = 0; k < 4; ++k) b = tc_aabb_add_point(b, vertex(x, m->tets[4 * t + k]));
+    return b;
+}
+
+// Visits the grid cells of tet t: counts them (fill = false) or files t in them.
+static void grid_visit(tet_grid* g, const box_mesh* m, const double* x, int t, bool fill) {
+    tc_aabb b = tet_box(m, x, t);
+    int lo[3], hi[3];
+    grid_range(g, b.lo, lo);
+    grid_range(g, b.hi, hi);
+    for (int k = lo[2]; k <= hi[2]; ++k)
+        for (int j = lo[1]; j <= hi[1]; ++j)
+            for (int i = lo[0]; i <= hi[0]; ++i) {
+                int c = (k * g->dims[1] + j) * g->dims[0] + i;
+                if (fill) g->items[--g->start[c]] = t;
+                else g->start[c]++;
+            }
+}
+
+static bool grid_build(tet_grid* g, const box_mesh* m, const double* x, double cell) {
+    tc_aabb box = tc_aabb_empty();
+    for (int i = 0; i < m->n; ++i) box = tc_aabb_add_point(box, vertex(x, i));
+    tc_vec3 size = tc_v3_sub(box.hi, box.lo);
+    g->lo = box.lo;
+    g->cell = fmax(cell, fmax(size.x, fmax(size.y, size.z)) / 128); // a blown-up body: coarser
+    int cells = 1;
+    for (int k = 0; k < 3; ++k) g->dims[k] = (int)((&size.x)[k] / g->cell) + 1, cells *= g->dims[k];
+    g->start = calloc((size_t)cells + 1, sizeof(int));
+    if (!g->start) return false;
+    for (int t = 0; t < m->tet_count; ++t) grid_visit(g, m, x, t, false);
+    for (int c = 1; c <= cells; ++c) g->start[c] += g->start[c - 1];
+    g->items = malloc((size_t)g->start[cells] * sizeof(int) + 1);
+    if (!g->items) return false;
+    for (int t = m->tet_count - 1; t >= 0; --t) grid_visit(g, m, x, t, true);
+    return true;
+}
+
+static bool in_tet(const box_mesh* m, const double* x, int t, tc_vec3 p) {
+    const int* q = m->tets + 4 * t;
+    tc_vec3 a = vertex(x, q[0]);
+    tc_mat3 D = tc_mat3_from_cols(tc_v3_sub(vertex(x, q[1]), a), tc_v3_sub(vertex(x, q[2]), a), tc_v3_sub(vertex(x, q[3]), a));
+    if (fabs(tc_mat3_det(D)) < 1e-24) return false;
+    tc_vec3 l = tc_mat3_mul_v3(tc_mat3_inverse(D), tc_v3_sub(p, a));
+    return l.x >= 0 && l.y >= 0 && l.z >= 0 && l.x + l.y + l.z <= 1;
+}
+
+static bool grid_inside(const tet_grid* g, const box_mesh* m, const double* x, tc_vec3 p) {
+    tc_vec3 rel = tc_v3_sub(p, g->lo);
+    if (rel.x < 0 || rel.y < 0 || rel.z < 0 || rel.x > g->dims[0] * g->cell || rel.y > g->dims[1] * g->cell || rel.z > g->dims[2] * g->cell)
+        return false;
+    int c[3];
+    grid_range(g, p, c);
+    int cell = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+    for (int k = g->start[cell]; k < g->start[cell + 1]; ++k)
+        if (in_tet(m, x, g->items[k], p)) return true;
+    return false;
+}
+
+static double surface_distance(const box_mesh* m, const double* x, tc_vec3 p) {
+    double best = 1e300;
+    for (int f = 0; f < m->face_count; ++f) {
+        const int* v = m->faces + 3 * f;
+        best = fmin(best, tc_v3_len2(tc_v3_sub(p, tc_closest_point_triangle(p, vertex(x, v[0]), vertex(x, v[1]), vertex(x, v[2])))));
+    }
+    return sqrt(best);
+}
+
+// Vertices of the box at xa inside the box at xb: their count and the deepest one's distance
+// to xb's boundary (m).
+static int penetration(const box_mesh* m, const double* xa, const double* xb, double cell, double* depth) {
+    tet_grid g = {0};
+    int count = 0;
+    if (grid_build(&g, m, xb, cell))
+        for (int i = 0; i < m->n; ++i) {
+            tc_vec3 p = vertex(xa, i);
+            if (!grid_inside(&g, m, xb, p)) continue;
+            count++;
+            *depth = fmax(*depth, surface_distance(m, xb, p));
+        }
+    free(g.start);
+    free(g.items);
+    return count;
+}
+
+// ---- one engine's run
+
+typedef struct run_result {
+    int steps, contact_steps;
+    double seconds, contact_seconds;   ///< CPU time of all steps / of the steps with contacts
+    double points;                     ///< sum of the engine's colliding vertices over contact steps
+    double pairs;                      ///< Bullet: sum of node-face contacts over contact steps
+    double collide_contact, collide_free; ///< Tactus collide hook: s over contact / contact-free steps
+    double max_depth;                  ///< m
+    int max_inside, max_inverted, final_inside;
+    double final_closing_speed;        ///< m/s, > 0: the boxes still approach
+} run_result;
+
+typedef struct positions {
+    double *a, *b;
+    double prev_gap;
+} positions;
+
+static double mean_x(const double* x, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += x[3 * i];
+    return s / n;
+}
+
+static void record(run_result* r, const scene* s, positions* p, double dt, int points, double collide) {
+    r->steps++;
+    r->seconds += dt;
+    if (points > 0) r->contact_steps++, r->contact_seconds += dt, r->points += points, r->collide_contact += collide;
+    else r->collide_free += collide;
+    const box_mesh* m = &s->mesh;
+    int inside = penetration(m, p->a, p->b, s->cell, &r->max_depth) + penetration(m, p->b, p->a, s->cell, &r->max_depth);
+    int inverted = inverted_tets(m, p->a) + inverted_tets(m, p->b);
+    r->max_inside = inside > r->max_inside ? inside : r->max_inside;
+    r->max_inverted = inverted > r->max_inverted ? inverted : r->max_inverted;
+    r->final_inside = inside;
+    double gap = mean_x(p->b, m->n) - mean_x(p->a, m->n);
+    r->final_closing_speed = (p->prev_gap - gap) * 60; // one step is 1/60 s
+    p->prev_gap = gap;
+}
+
+static double initial_gap(const scene* s) { return s->offset[1].x - s->offset[0].x; }
+
+static run_result run_tactus(const scene* s, int sub_steps) {
+    run_result r = {0};
+    tc_world_def wd = tc_world_def_default();
+    wd.gravity = tc_v3_zero();
+    wd.sub_steps = sub_steps;
+    wd.enable_sleep = false;
+    tc_world* w = tc_world_create(&wd, NULL);
+    tc_body_id ids[2];
+    for (int k = 0; k < 2 && w; ++k) {
+        tc_tet_body_def d = box_def(s);
+        d.base.pose.p = s->offset[k];
+        d.base.linear_velocity = s->velocity[k];
+        if (tc_tet_body_create(w, &d, &ids[k], NULL) != TC_RESULT_OK) return r;
+    }
+    int n = s->mesh.n;
+    tc_vec3* x = malloc((size_t)n * sizeof *x);
+    positions p = {malloc((size_t)n * 3 * sizeof(double)), malloc((size_t)n * 3 * sizeof(double)), initial_gap(s)};
+    for (int step = 0; step < s->steps && x && p.a && p.b; ++step) {
+        s_collide_seconds = 0;
+        double t0 = now();
+        tc_world_step(w, NULL);
+        double dt = now() - t0;
+        int points = 0;
+        tc_world_get_contacts(w, &points);
+        for (int k = 0; k < 2; ++k) {
+            tc_tet_body_get_vertices(w, ids[k], x, NULL, n);
+            double* dst = k ? p.b : p.a;
+            for (int i = 0; i < n; ++i) dst[3 * i] = x[i].x, dst[3 * i + 1] = x[i].y, dst[3 * i + 2] = x[i].z;
+        }
+        record(&r, s, &p, dt, points, s_collide_seconds);
+    }
+    free(x), free(p.a), free(p.b);
+    tc_world_destroy(w);
+    return r;
+}
+
+// Bullet's scene is built 10 times larger (lengths and speeds; positions are scaled back for
+// the quality figures): its float vertex-face test skips every triangle whose |cross|^2 is
+// below FLT_EPSILON, i.e. lattice edges under ~1.9 cm at 1:1, which loses every contact of the
+// 100,000-tet boxes. Links, contacts and the mass-ratio contact split are scale-free.
+enum { BULLET_SCALE = 10 };
+
+static run_result run_bullet(const scene* s, int sub_steps, int piterations) {
+    run_result r = {0};
+    double k_len = BULLET_SCALE;
+    char *node = tetgen_node(&s->mesh, k_len), *ele = tetgen_ele(&s->mesh);
+    double mass = s->density * 8 * s->half.x * s->half.y * s->half.z * k_len * k_len * k_len;
+    soft_peer_body bodies[2];
+    for (int k = 0; k < 2; ++k)
+        bodies[k] = (soft_peer_body){node, ele, s->mesh.edges, s->mesh.edge_count,
+                                     {k_len * s->offset[k].x, k_len * s->offset[k].y, k_len * s->offset[k].z},
+                                     {k_len * s->velocity[k].x, k_len * s->velocity[k].y, k_len * s->velocity[k].z}, mass};
+    soft_peer_scene sc = {bodies, 2, 1.0 / 60, sub_steps, piterations, 0.25 * s->cell * k_len, s->friction};
+    soft_peer* peer = node && ele ? soft_peer_create(&sc) : NULL;
+    int n = s->mesh.n;
+    positions p = {malloc((size_t)n * 3 * sizeof(double)), malloc((size_t)n * 3 * sizeof(double)), initial_gap(s)};
+    for (int step = 0; step < s->steps && peer && p.a && p.b; ++step) {
+        double t0 = now();
+        soft_peer_step(peer);
+        double dt = now() - t0;
+        soft_peer_positions(peer, 0, p.a);
+        soft_peer_positions(peer, 1, p.b);
+        for (int i = 0; i < 3 * n; ++i) p.a[i] /= k_len, p.b[i] /= k_len;
+        int pairs = 0, points = soft_peer_contact_count(peer, &pairs);
+        record(&r, s, &p, dt, points, 0);
+        if (points > 0) r.pairs += pairs;
+    }
+    if (peer) soft_peer_destroy(peer);
+    free(node), free(ele), free(p.a), free(p.b);
+    return r;
+}
+
+// ---- the table
+
+static void print_header(void) {
+    printf("%-7s %-12s %4s %10s %10s %10s %8s %10s %10s %10s %9s %7s %7s %5s %7s\n", "tets", "engine", "sub", "ms/step", "ms/step",
+           "s/sim s", "points", "collide", "collide", "us/point", "max pen", "inside", "invert", "apart", "ratio");
+    printf("%-7s %-12s %4s %10s %10s %10s %8s %10s %10s %10s %9s %7s %7s %5s %7s\n", "", "", "", "contact", "all", "", "/step",
+           "ms/step", "ms/step", "/sub-step", "mm", "max", "max", "", "");
+    printf("%-7s %-12s %4s %10s %10s %10s %8s %10s %10s %10s %9s %7s %7s %5s %7s\n", "", "", "", "", "", "", "", "contact", "no contact",
+           "", "", "", "", "", "");
+}
+
+static double per_step(double seconds, int steps) { return steps > 0 ? 1e3 * seconds / steps : 0; }
+
+static void print_row(const scene* s, const char* engine, int sub_steps, const run_result* r, const run_result* tactus, bool timed_collide) {
+    double ms_contact = per_step(r->contact_seconds, r->contact_steps), ms_all = per_step(r->seconds, r->steps);
+    double points = r->contact_steps ? r->points / r->contact_steps : 0;
+    double ratio = ms_contact / fmax(per_step(tactus->contact_seconds, tactus->contact_steps), 1e-12);
+    bool apart = r->final_inside == 0 && r->final_closing_speed < 0;
+    printf("%-7d %-12s %4d %10.2f %10.2f %10.3f %8.0f ", 2 * s->mesh.tet_count, engine, sub_steps, ms_contact, ms_all, ms_all * 60 / 1e3, points);
+    if (timed_collide) {
+        double collide = per_step(r->collide_contact, r->contact_steps);
+        double us_point = points > 0 ? 1e3 * collide / sub_steps / points : 0;
+        printf("%10.3f %10.3f %10.2f ", collide, per_step(r->collide_free, r->steps - r->contact_steps), us_point);
+    } else {
+        printf("%10s %10s %10s ", "-", "-", "-");
+    }
+    printf("%9.2f %7d %7d %5s %7.2f\n", 1e3 * r->max_depth, r->max_inside, r->max_inverted, apart ? "yes" : "no", ratio);
+}
+
+// Two boxes of (n+1) x n x n lattice cubes (6 tets each), 2 cm apart, 2 m/s each, head-on,
+// the second offset sideways so the lattices do not line up.
+static bool make_scene(scene* s, int n, int steps) {
+    double hx = 0.15;
+    *s = (scene){0};
+    s->half = tc_v3(hx, hx * n / (n + 1), hx * n / (n + 1));
+    s->resolution = n + 1;
+    s->cell = 2 * hx / (n + 1);
+    s->sub_steps = 4;
+    s->steps = steps;
+    s->density = 1000, s->youngs_modulus = 2e5, s->poisson_ratio = 0.3, s->damping = 0.01, s->friction = 0.5;
+    double gap = 0.02;
+    s->offset[0] = tc_v3(-(hx + gap / 2), 0, 0);
+    s->offset[1] = tc_v3(hx + gap / 2, 0.1 * hx, 0.05 * hx);
+    s->velocity[0] = tc_v3(2, 0, 0);
+    s->velocity[1] = tc_v3(-2, 0, 0);
+    return make_mesh(s);
+}
+
+static void bench_size(int n, int steps) {
+    scene s;
+    if (!make_scene(&s, n, steps)) {
+        fprintf(stderr, "tet_peers_bench: could not build the %d-cube box\n", n);
+        return;
+    }
+    int piterations = 4;
+    run_result t = run_tactus(&s, s.sub_steps), t1 = run_tactus(&s, 1);
+    run_result b1 = run_bullet(&s, 1, piterations);
+    run_result bs = run_bullet(&s, s.sub_steps, piterations);
+    print_row(&s, "tactus", s.sub_steps, &t, &t, true);
+    print_row(&s, "bullet_sub", s.sub_steps, &bs, &t, false);
+    print_row(&s, "tactus_1", 1, &t1, &t1, true);
+    print_row(&s, "bullet", 1, &b1, &t1, false);
+    printf("        (bullet node-face contacts per contact step: %.0f with 1 sub-step, %.0f with %d)\n", b1.contact_steps ? b1.pairs / b1.contact_steps : 0,
+           bs.contact_steps ? bs.pairs / bs.contact_steps : 0, s.sub_steps);
+    fflush(stdout);
+    free_mesh(&s.mesh);
+}
+
+int main(int argc, char** argv) {
+    bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int cubes = argc > 2 && strcmp(argv[1], "--cubes") == 0 ? atoi(argv[2]) : 0; // one size only
+    printf("Tactus tet contact benchmark: two boxes head-on at 2 m/s each, 1/60 s steps, no gravity, E = 200 kPa\n");
+    print_header();
+    if (quick) {
+        bench_size(4, 20);
+    } else if (cubes > 0 && cubes <= 40) {
+        bench_size(cubes, 40);
+    } else {
+        bench_size(9, 40);  // 2 x 4,860 tets
+        bench_size(20, 40); // 2 x 50,400 tets
+    }
+    printf("ratio = engine ms/step / Tactus ms/step at the same sub-step count, over the steps with contacts (> 1: Tactus is faster)\n");
+    printf("times are thread CPU time; points = distinct colliding vertices per contact step (Tactus: last sub-step)\n");
+    return 0;
+}
