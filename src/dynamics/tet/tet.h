@@ -25,6 +25,7 @@ typedef struct tc_tet_body {
     int* adj;
     tc_real mu, lambda, beta, total_mass, mean_edge;
     tc_tet_depth_method depth_method;
+    bool self_collision;
     tc_vec3 user_force;
     tc_material material;
     tc_aabb aabb;

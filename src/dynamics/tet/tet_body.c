@@ -258,6 +258,7 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
     b->lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
     b->beta = d->damping;
     b->depth_method = d->depth_method;
+    b->self_collision = d->self_collision;
     b->material = d->base.material;
     if (!build_surface(b) || !build_edges(b)) return false;
     tc_tet_update_surface(b);
