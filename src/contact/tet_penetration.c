@@ -127,12 +127,13 @@ static bool in_tet(const tet_frame* f, tc_vec3 p, tc_real bary[4]) {
     return true;
 }
 
-// Other bodies' vertices always; the body's own surface vertices when self_collision is on and
+// Other bodies' vertices always (massless ones never); the body's own surface vertices when self_collision is on and
 // the tet is not one of theirs (inner vertices inside a neighbour tet are an inverted element,
 // the elastic forces' business).
 static bool may_collide(const tc_tet_store* s, int tet_body, int t, int body, int v) {
-    if (body != tet_body) return true;
     const tc_tet_body* b = &s->bodies.data[body];
+    if (b->m[v] == 0) return false; // a vertex of no tet (allowed in a mesh, inert)
+    if (body != tet_body) return true;
     if (!b->self_collision || !b->on_surface[v]) return false;
     const int* q = b->tets + 4 * t;
     return q[0] != v && q[1] != v && q[2] != v && q[3] != v;

@@ -184,9 +184,29 @@ static void test_inverted_box_recovers(void** state) {
     }
 }
 
+// A mesh vertex that belongs to no tet has no mass: it stays put instead of poisoning the solve.
+static void test_stray_vertex_is_inert(void** state) {
+    (void)state;
+    tc_world* w = world_with(1.0 / 60, 4, tc_v3(0, 0, -9.81));
+    tc_vec3 v[5] = {tc_v3(0, 0, 0), tc_v3(0.1, 0, 0), tc_v3(0, 0.1, 0), tc_v3(0, 0, 0.1), tc_v3(1, 1, 1)};
+    int tet[4] = {0, 1, 2, 3};
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.shape = TC_TET_MESH, d.vertices = v, d.vertex_count = 5, d.tets = tet, d.tet_count = 1;
+    tc_body_id id;
+    assert_int_equal(tc_tet_body_create(w, &d, &id, NULL), TC_RESULT_OK);
+    tc_error e;
+    for (int s = 0; s < 30; ++s) assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    tc_vec3 x[5];
+    tc_tet_body_get_vertices(w, id, x, NULL, 5);
+    assert_vec3_near(x[4], tc_v3(1, 1, 1), 0);
+    assert_near(x[0].z, -0.5 * 9.81 * 0.25, 0.05); // the tet itself falls freely for 0.5 s
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_box_mesh_volume_and_mass), cmocka_unit_test(test_bad_meshes),
                                        cmocka_unit_test(test_cantilever_euler_bernoulli), cmocka_unit_test(test_box_rests_on_ground),
-                                       cmocka_unit_test(test_consistent_depth_half_space), cmocka_unit_test(test_inverted_box_recovers)};
+                                       cmocka_unit_test(test_consistent_depth_half_space), cmocka_unit_test(test_inverted_box_recovers),
+                                       cmocka_unit_test(test_stray_vertex_is_inert)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -297,10 +297,122 @@ static void test_propagation_agrees_with_neighbours(void** state) {
     tc_world_destroy(w);
 }
 
+// A U of 5 x 2 x 6 cubes (5 cm): a base row and two arms 15 cm apart, six tets per cube.
+enum { U_NX = 5, U_NY = 2, U_NZ = 6, U_VERTS = (U_NX + 1) * (U_NY + 1) * (U_NZ + 1) };
+static const tc_real u_cell = 0.05;
+
+static int u_vertex(int i, int j, int k) { return (k * (U_NY + 1) + j) * (U_NX + 1) + i; }
+
+static int u_mesh(tc_vec3* verts, int* tets) {
+    static const int paths[6][2] = {{1, 3}, {1, 5}, {2, 3}, {2, 6}, {4, 5}, {4, 6}};
+    for (int k = 0; k <= U_NZ; ++k)
+        for (int j = 0; j <= U_NY; ++j)
+            for (int i = 0; i <= U_NX; ++i) verts[u_vertex(i, j, k)] = tc_v3(i * u_cell, j * u_cell, k * u_cell);
+    int count = 0;
+    for (int k = 0; k < U_NZ; ++k)
+        for (int j = 0; j < U_NY; ++j)
+            for (int i = 0; i < U_NX; ++i) {
+                if (k > 0 && i > 0 && i < U_NX - 1) continue; // the gap between the arms
+                int c[8];
+                for (int q = 0; q < 8; ++q) c[q] = u_vertex(i + (q & 1), j + ((q >> 1) & 1), k + ((q >> 2) & 1));
+                for (int p = 0; p < 6; ++p) {
+                    int* t = tets + 4 * count++;
+                    t[0] = c[0], t[1] = c[paths[p][0]], t[2] = c[paths[p][1]], t[3] = c[7];
+                    tc_vec3 a = verts[t[0]];
+                    if (tc_v3_dot(tc_v3_sub(verts[t[1]], a), tc_v3_cross(tc_v3_sub(verts[t[2]], a), tc_v3_sub(verts[t[3]], a))) < 0) {
+                        int swap = t[1];
+                        t[1] = t[2], t[2] = swap;
+                    }
+                }
+            }
+    return count;
+}
+
+// The arms of the U are swung into each other (zero gravity); returns the smallest distance
+// between the centres of their tips, negative when they passed through each other.
+static tc_real fold_u(bool self_collision, int* contacts) {
+    static tc_vec3 verts[U_VERTS];
+    static int tets[4 * 6 * U_NX * U_NY * U_NZ];
+    tc_world* w = empty_world();
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.shape = TC_TET_MESH, d.vertices = verts, d.vertex_count = U_VERTS, d.tets = tets, d.tet_count = u_mesh(verts, tets);
+    d.self_collision = self_collision;
+    tc_body_id id;
+    assert_int_equal(tc_tet_body_create(w, &d, &id, NULL), TC_RESULT_OK);
+    tc_tet_body* b = tc_tet_body_at(w, 0);
+    tc_real height = U_NZ * u_cell, mid = U_NX * u_cell / 2;
+    for (int v = 0; v < b->n; ++v) { // each arm turns about the base, tips at 2 m/s
+        tc_real side = b->x[v].x < mid ? 1 : -1;
+        b->v[v] = tc_v3(side * 2 * b->x[v].z / height, 0, 0);
+    }
+    tc_real gap = 1e9;
+    *contacts = 0;
+    tc_error e;
+    for (int step = 0; step < 30; ++step) {
+        assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+        *contacts += tc_world_get_stats(w).contact_count;
+        b = tc_tet_body_at(w, 0);
+        tc_vec3 left = tc_v3_zero(), right = tc_v3_zero();
+        for (int j = 0; j <= U_NY; ++j)
+            for (int i = 0; i < 2; ++i) {
+                left = tc_v3_add(left, b->x[u_vertex(i, j, U_NZ)]);
+                right = tc_v3_add(right, b->x[u_vertex(U_NX - i, j, U_NZ)]);
+            }
+        gap = fmin(gap, (right.x - left.x) / (2 * (U_NY + 1)));
+    }
+    tc_real rest;
+    int inverted;
+    tc_tet_body_get_volume(w, id, &rest, &inverted);
+    assert_int_equal(inverted, 0);
+    tc_world_destroy(w);
+    return gap;
+}
+
+// Issue 5 step 2: with self_collision the arms of a U swung into each other stop apart; without
+// it they pass through each other.
+static void test_self_collision_folds_without_passing(void** state) {
+    (void)state;
+    int contacts_on, contacts_off;
+    tc_real on = fold_u(true, &contacts_on), off = fold_u(false, &contacts_off);
+    printf("U arms swung together: closest tip centres %.3g m apart with self-collision (%d contacts), %.3g m without (%d contacts)\n", on,
+           contacts_on, off, contacts_off);
+    assert_true(on > 0.025); // the tips' centres stay over half an arm's width (5 cm) apart
+    assert_true(off < 0);    // they crossed
+    assert_true(contacts_on > 0 && contacts_off == 0);
+}
+
+// The scene field reaches the body; a wrong type is an error naming the field.
+static void test_self_collision_scene_field(void** state) {
+    (void)state;
+    const char* texts[2] = {"{\"bodies\":[{\"type\":\"tet\",\"name\":\"u\",\"self_collision\":true}]}",
+                            "{\"bodies\":[{\"type\":\"tet\",\"name\":\"u\",\"self_collision\":1}]}"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_tet_contact_scene.json", TACTUS_BINARY_DIR);
+    for (int k = 0; k < 2; ++k) {
+        FILE* f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(texts[k], f);
+        fclose(f);
+        tc_error e;
+        tc_scene* s = tc_scene_load(path, &e);
+        if (k == 0) {
+            assert_non_null(s);
+            assert_true(tc_tet_body_at(tc_scene_world(s), 0)->self_collision);
+            tc_scene_destroy(s);
+        } else {
+            assert_null(s);
+            assert_non_null(strstr(e.message, "self_collision"));
+        }
+    }
+    remove(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_hash_matches_brute_force), cmocka_unit_test(test_face_grid_matches_scan),
                                        cmocka_unit_test(test_depth_just_inside_is_face_distance),
                                        cmocka_unit_test(test_consistent_depth_continuous_across_midplane),
-                                       cmocka_unit_test(test_propagation_agrees_with_neighbours)};
+                                       cmocka_unit_test(test_propagation_agrees_with_neighbours),
+                                       cmocka_unit_test(test_self_collision_folds_without_passing),
+                                       cmocka_unit_test(test_self_collision_scene_field)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

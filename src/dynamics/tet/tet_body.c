@@ -253,6 +253,8 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
         for (int j = 0; j < 4; ++j) b->m[q[j]] += d->density * b->volume[k] / 4;
         b->total_mass += d->density * b->volume[k];
     }
+    for (int i = 0; i < b->n; ++i) // a vertex of no tet has no mass: it stays where it is, inert
+        if (b->m[i] == 0) b->fixed[i] = true, b->v[i] = tc_v3_zero();
     tc_real E = d->youngs_modulus, nu = d->poisson_ratio;
     b->mu = E / (2 * (1 + nu));
     b->lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
