@@ -9,6 +9,7 @@ typedef struct tc_tet_body {
     int32_t slot;
     int n, tet_count, face_count;
     tc_vec3 *x, *v, *f, *rest;
+    tc_mat3* contact_jac;       ///< per vertex: tet-tet contact terms of the implicit step (h c + h^2 k) n n^T
     tc_real* m;                 ///< kg, lumped
     bool* fixed;
     int* tets;                  ///< 4 per tet

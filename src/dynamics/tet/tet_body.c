@@ -234,8 +234,9 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count;
     b->x = tc_alloc(n * sizeof(tc_vec3)), b->v = tc_calloc(n, sizeof(tc_vec3)), b->f = tc_calloc(n, sizeof(tc_vec3));
     b->rest = tc_alloc(n * sizeof(tc_vec3)), b->m = tc_calloc(n, sizeof(tc_real)), b->fixed = tc_calloc(n, sizeof(bool));
+    b->contact_jac = tc_calloc(n, sizeof(tc_mat3));
     b->tets = tc_alloc(4 * nt * sizeof(int)), b->inv_dm = tc_alloc(nt * sizeof(tc_mat3)), b->volume = tc_alloc(nt * sizeof(tc_real));
-    if (!b->x || !b->v || !b->f || !b->rest || !b->m || !b->fixed || !b->tets || !b->inv_dm || !b->volume) return false;
+    if (!b->x || !b->v || !b->f || !b->rest || !b->m || !b->fixed || !b->contact_jac || !b->tets || !b->inv_dm || !b->volume) return false;
     memcpy(b->tets, t->data, 4 * nt * sizeof(int));
     for (int i = 0; i < b->n; ++i) {
         b->rest[i] = v->data[i];
@@ -272,6 +273,7 @@ void tc_tet_free_body(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count;
     tc_free(b->x, n * sizeof(tc_vec3)), tc_free(b->v, n * sizeof(tc_vec3)), tc_free(b->f, n * sizeof(tc_vec3));
     tc_free(b->rest, n * sizeof(tc_vec3)), tc_free(b->m, n * sizeof(tc_real)), tc_free(b->fixed, n * sizeof(bool));
+    tc_free(b->contact_jac, n * sizeof(tc_mat3));
     tc_free(b->tets, 4 * nt * sizeof(int)), tc_free(b->inv_dm, nt * sizeof(tc_mat3)), tc_free(b->volume, nt * sizeof(tc_real));
     tc_free(b->faces, 3 * (size_t)b->face_count * sizeof(int) + 1);
     tc_free(b->on_surface, n * sizeof(bool)), tc_free(b->vertex_normals, n * sizeof(tc_vec3));

@@ -101,8 +101,10 @@ typedef struct system {
 
 static void apply_system(const system* s, const tc_vec3* d, tc_vec3* y) {
     stiffness_times(s->b, s->rot, d, y);
-    for (int i = 0; i < s->b->n; ++i)
-        y[i] = s->b->fixed[i] ? tc_v3_zero() : tc_v3_add(tc_v3_scale(d[i], s->b->m[i]), tc_v3_scale(y[i], s->stiff));
+    for (int i = 0; i < s->b->n; ++i) {
+        tc_vec3 contact = tc_mat3_mul_v3(s->b->contact_jac[i], d[i]);
+        y[i] = s->b->fixed[i] ? tc_v3_zero() : tc_v3_add(tc_v3_add(tc_v3_scale(d[i], s->b->m[i]), tc_v3_scale(y[i], s->stiff)), contact);
+    }
 }
 
 // Fixed vertices (unreferenced ones included, which have no mass) keep a zero residual.
