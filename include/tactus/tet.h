@@ -39,6 +39,7 @@ typedef struct tc_tet_body_def {
     tc_real damping;             ///< s, stiffness-proportional (Rayleigh beta), default 0.01
     tc_aabb fixed_box;           ///< body frame; vertices inside never move (empty = none)
     tc_tet_depth_method depth_method;
+    bool self_collision;         ///< vertices also collide with the body's own tets (default false)
     int internal_value;
 } tc_tet_body_def;
 

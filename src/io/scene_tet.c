@@ -32,7 +32,7 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
     (void)error;
     static const char* const fields[] = {"type", "name", "position", "orientation", "velocity", "angular_velocity", "friction",
                                          "restitution", "shape", "half_extents", "radius", "resolution", "mesh", "density",
-                                         "youngs_modulus", "poisson_ratio", "damping", "fixed_box", "depth_method", NULL};
+                                         "youngs_modulus", "poisson_ratio", "damping", "fixed_box", "depth_method", "self_collision", NULL};
     static const char* const shapes[] = {"box", "sphere", "mesh", NULL};
     static const char* const methods[] = {"consistent", "closest", NULL};
     const tc_json* j = &ctx->json;
@@ -55,6 +55,7 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
     if (!r) r = tc_scene_parse_box_field(ctx, body, path, "fixed_box", &d.fixed_box);
     if (!r) r = tc_json_enum(j, body, path, "depth_method", false, methods, &method);
     d.depth_method = (tc_tet_depth_method)method;
+    if (!r) r = tc_json_bool(j, body, path, "self_collision", false, &d.self_collision);
     if (!r) {
         tc_body_id id;
         tc_error e;

@@ -24,13 +24,22 @@ static tc_vec3 friction_force(tc_vec3 vt, tc_real fn, tc_real mu, tc_real mr, tc
     return tc_v3_scale(vt, -f / vt_len);
 }
 
+// Damping coefficient per unit mass. 2 zeta w is the continuous value; when the forces are
+// integrated explicitly, v -> (1 - c h) v - w^2 h x is only stable for c h < 2 and w^2 h^2 < 4 - 2 c h,
+// and c = 2 w - w^2 h is its critical damping (a double eigenvalue), so larger values only add
+// overshoot.
+static tc_real damping_rate(const tc_world* w, bool explicit_penalty, tc_real h) {
+    tc_real omega = 2 * TC_PI * w->def.penalty_hertz, c = 2 * w->def.penalty_damping_ratio * omega;
+    return explicit_penalty ? fmax(0, fmin(c, 2 * omega - omega * omega * h)) : c;
+}
+
 static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bool record) {
     int n = a.ops->surface_point_count(w, a.index);
     tc_aabb box_b = b.ops->body_aabb(w, b.index);
     tc_material ma = a.ops->material ? a.ops->material(w, a.index) : (tc_material){0.6, 0};
     tc_material mb = b.ops->material ? b.ops->material(w, b.index) : (tc_material){0.6, 0};
     tc_real mu = sqrt(ma.friction * mb.friction);
-    tc_real omega = 2 * TC_PI * w->def.penalty_hertz, zeta = w->def.penalty_damping_ratio;
+    tc_real omega = 2 * TC_PI * w->def.penalty_hertz, rate = damping_rate(w, a.ops->explicit_penalty || b.ops->explicit_penalty, h);
     for (int k = 0; k < n; ++k) {
         tc_vec3 p, v, normal;
         tc_real m;
@@ -42,7 +51,7 @@ static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bo
         tc_real mr = reduced_mass(m, mo);
         tc_vec3 vrel = tc_v3_sub(v, b.ops->velocity_at(w, b.index, -1, p));
         tc_real vn = tc_v3_dot(vrel, normal);
-        tc_real fn = fmax(0, mr * omega * omega * (-d) - 2 * zeta * mr * omega * vn);
+        tc_real fn = fmax(0, mr * omega * omega * (-d) - rate * mr * vn);
         tc_vec3 f = tc_v3_add(tc_v3_scale(normal, fn), friction_force(tc_v3_madd(vrel, -vn, normal), fn, mu, mr, h));
         a.ops->apply_point_force(w, a.index, k, p, f);
         b.ops->apply_point_force(w, b.index, -1, p, tc_v3_neg(f));

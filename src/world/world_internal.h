@@ -27,6 +27,10 @@ struct tc_state_reader;
 /// `index` is the body's index in the kind's own store (tc_body_slot.index).
 typedef struct tc_kind_ops {
     const char* name;
+    /// The kind adds the generic coupling's penalty forces explicitly (as forces of the next
+    /// sub-step): the coupling then keeps its damper at the discrete critical value
+    /// m (2 w - w^2 h), since a damper above 2 m / h reverses the velocity and feeds energy in.
+    bool explicit_penalty;
     void (*destroy_store)(tc_world* w);
     /// Removes body `index`; a store that moves another body into the hole calls tc_world_body_moved.
     void (*remove_body)(tc_world* w, int index);

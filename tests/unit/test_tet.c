@@ -151,9 +151,62 @@ static void test_consistent_depth_half_space(void** state) {
     tc_world_destroy(w);
 }
 
+// Issue 5 (e): a box whose vertices are mirrored (every tet inverted) or squashed flat (every
+// tet of zero volume) springs back to its rest volume with no inverted tet and no NaN: the QR
+// rotation stays proper, so the elastic forces push the elements back out.
+static void test_inverted_box_recovers(void** state) {
+    (void)state;
+    for (int mode = 0; mode < 2; ++mode) {
+        tc_world* w = world_with(1.0 / 60, 4, tc_v3_zero());
+        tc_tet_body_def d = tc_tet_body_def_default();
+        d.resolution = 3;
+        d.damping = 0.02;
+        tc_body_id id;
+        assert_int_equal(tc_tet_body_create(w, &d, &id, NULL), TC_RESULT_OK);
+        tc_tet_body* b = tc_tet_body_at(w, 0);
+        for (int i = 0; i < b->n; ++i) {
+            if (mode == 0) b->x[i].x = -b->x[i].x;
+            else b->x[i].z = 0;
+        }
+        tc_tet_update_surface(b);
+        tc_real rest;
+        int inverted;
+        tc_real before = tc_tet_body_get_volume(w, id, &rest, &inverted);
+        assert_true(mode == 0 ? inverted == b->tet_count && before < 0 : inverted == b->tet_count);
+        tc_error e;
+        for (int s = 0; s < 120; ++s) assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK); // check_finite fails on NaN
+        tc_real after = tc_tet_body_get_volume(w, id, &rest, &inverted);
+        printf("%s box: volume %.3g -> %.4g of %.4g, %d inverted tets left\n", mode == 0 ? "mirrored" : "flattened", before, after, rest,
+               inverted);
+        assert_int_equal(inverted, 0);
+        assert_near(after / rest, 1, 0.05);
+        tc_world_destroy(w);
+    }
+}
+
+// A mesh vertex that belongs to no tet has no mass: it stays put instead of poisoning the solve.
+static void test_stray_vertex_is_inert(void** state) {
+    (void)state;
+    tc_world* w = world_with(1.0 / 60, 4, tc_v3(0, 0, -9.81));
+    tc_vec3 v[5] = {tc_v3(0, 0, 0), tc_v3(0.1, 0, 0), tc_v3(0, 0.1, 0), tc_v3(0, 0, 0.1), tc_v3(1, 1, 1)};
+    int tet[4] = {0, 1, 2, 3};
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.shape = TC_TET_MESH, d.vertices = v, d.vertex_count = 5, d.tets = tet, d.tet_count = 1;
+    tc_body_id id;
+    assert_int_equal(tc_tet_body_create(w, &d, &id, NULL), TC_RESULT_OK);
+    tc_error e;
+    for (int s = 0; s < 30; ++s) assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+    tc_vec3 x[5];
+    tc_tet_body_get_vertices(w, id, x, NULL, 5);
+    assert_vec3_near(x[4], tc_v3(1, 1, 1), 0);
+    assert_near(x[0].z, -0.5 * 9.81 * 0.25, 0.05); // the tet itself falls freely for 0.5 s
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_box_mesh_volume_and_mass), cmocka_unit_test(test_bad_meshes),
                                        cmocka_unit_test(test_cantilever_euler_bernoulli), cmocka_unit_test(test_box_rests_on_ground),
-                                       cmocka_unit_test(test_consistent_depth_half_space)};
+                                       cmocka_unit_test(test_consistent_depth_half_space), cmocka_unit_test(test_inverted_box_recovers),
+                                       cmocka_unit_test(test_stray_vertex_is_inert)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

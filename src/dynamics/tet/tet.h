@@ -9,6 +9,7 @@ typedef struct tc_tet_body {
     int32_t slot;
     int n, tet_count, face_count;
     tc_vec3 *x, *v, *f, *rest;
+    tc_mat3* contact_jac;       ///< per vertex: tet-tet contact terms of the implicit step (h c + h^2 k) n n^T
     tc_real* m;                 ///< kg, lumped
     bool* fixed;
     int* tets;                  ///< 4 per tet
@@ -25,6 +26,7 @@ typedef struct tc_tet_body {
     int* adj;
     tc_real mu, lambda, beta, total_mass, mean_edge;
     tc_tet_depth_method depth_method;
+    bool self_collision;
     tc_vec3 user_force;
     tc_material material;
     tc_aabb aabb;

@@ -234,8 +234,9 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count;
     b->x = tc_alloc(n * sizeof(tc_vec3)), b->v = tc_calloc(n, sizeof(tc_vec3)), b->f = tc_calloc(n, sizeof(tc_vec3));
     b->rest = tc_alloc(n * sizeof(tc_vec3)), b->m = tc_calloc(n, sizeof(tc_real)), b->fixed = tc_calloc(n, sizeof(bool));
+    b->contact_jac = tc_calloc(n, sizeof(tc_mat3));
     b->tets = tc_alloc(4 * nt * sizeof(int)), b->inv_dm = tc_alloc(nt * sizeof(tc_mat3)), b->volume = tc_alloc(nt * sizeof(tc_real));
-    if (!b->x || !b->v || !b->f || !b->rest || !b->m || !b->fixed || !b->tets || !b->inv_dm || !b->volume) return false;
+    if (!b->x || !b->v || !b->f || !b->rest || !b->m || !b->fixed || !b->contact_jac || !b->tets || !b->inv_dm || !b->volume) return false;
     memcpy(b->tets, t->data, 4 * nt * sizeof(int));
     for (int i = 0; i < b->n; ++i) {
         b->rest[i] = v->data[i];
@@ -253,11 +254,14 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
         for (int j = 0; j < 4; ++j) b->m[q[j]] += d->density * b->volume[k] / 4;
         b->total_mass += d->density * b->volume[k];
     }
+    for (int i = 0; i < b->n; ++i) // a vertex of no tet has no mass: it stays where it is, inert
+        if (b->m[i] == 0) b->fixed[i] = true, b->v[i] = tc_v3_zero();
     tc_real E = d->youngs_modulus, nu = d->poisson_ratio;
     b->mu = E / (2 * (1 + nu));
     b->lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
     b->beta = d->damping;
     b->depth_method = d->depth_method;
+    b->self_collision = d->self_collision;
     b->material = d->base.material;
     if (!build_surface(b) || !build_edges(b)) return false;
     tc_tet_update_surface(b);
@@ -269,6 +273,7 @@ void tc_tet_free_body(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count;
     tc_free(b->x, n * sizeof(tc_vec3)), tc_free(b->v, n * sizeof(tc_vec3)), tc_free(b->f, n * sizeof(tc_vec3));
     tc_free(b->rest, n * sizeof(tc_vec3)), tc_free(b->m, n * sizeof(tc_real)), tc_free(b->fixed, n * sizeof(bool));
+    tc_free(b->contact_jac, n * sizeof(tc_mat3));
     tc_free(b->tets, 4 * nt * sizeof(int)), tc_free(b->inv_dm, nt * sizeof(tc_mat3)), tc_free(b->volume, nt * sizeof(tc_real));
     tc_free(b->faces, 3 * (size_t)b->face_count * sizeof(int) + 1);
     tc_free(b->on_surface, n * sizeof(bool)), tc_free(b->vertex_normals, n * sizeof(tc_vec3));

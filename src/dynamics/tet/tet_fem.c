@@ -101,9 +101,14 @@ typedef struct system {
 
 static void apply_system(const system* s, const tc_vec3* d, tc_vec3* y) {
     stiffness_times(s->b, s->rot, d, y);
-    for (int i = 0; i < s->b->n; ++i)
-        y[i] = s->b->fixed[i] ? tc_v3_zero() : tc_v3_add(tc_v3_scale(d[i], s->b->m[i]), tc_v3_scale(y[i], s->stiff));
+    for (int i = 0; i < s->b->n; ++i) {
+        tc_vec3 contact = tc_mat3_mul_v3(s->b->contact_jac[i], d[i]);
+        y[i] = s->b->fixed[i] ? tc_v3_zero() : tc_v3_add(tc_v3_add(tc_v3_scale(d[i], s->b->m[i]), tc_v3_scale(y[i], s->stiff)), contact);
+    }
 }
+
+// Fixed vertices (unreferenced ones included, which have no mass) keep a zero residual.
+static tc_vec3 precondition(const tc_tet_body* b, int i, tc_vec3 r) { return b->fixed[i] ? tc_v3_zero() : tc_v3_scale(r, 1 / b->m[i]); }
 
 // Conjugate gradients with a mass (Jacobi-like) preconditioner; fixed vertices stay at zero.
 static void solve(const system* s, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
@@ -112,7 +117,7 @@ static void solve(const system* s, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work
     for (int i = 0; i < n; ++i) {
         x[i] = tc_v3_zero();
         r[i] = s->b->fixed[i] ? tc_v3_zero() : rhs[i];
-        z[i] = tc_v3_scale(r[i], 1 / s->b->m[i]);
+        z[i] = precondition(s->b, i, r[i]);
         p[i] = z[i];
     }
     tc_real rz = dot_all(r, z, n), r0 = dot_all(r, r, n);
@@ -122,7 +127,7 @@ static void solve(const system* s, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work
         if (!(pq > 0)) break;
         tc_real alpha = rz / pq;
         for (int i = 0; i < n; ++i) x[i] = tc_v3_madd(x[i], alpha, p[i]), r[i] = tc_v3_madd(r[i], -alpha, q[i]);
-        for (int i = 0; i < n; ++i) z[i] = tc_v3_scale(r[i], 1 / s->b->m[i]);
+        for (int i = 0; i < n; ++i) z[i] = precondition(s->b, i, r[i]);
         tc_real rz_new = dot_all(r, z, n);
         for (int i = 0; i < n; ++i) p[i] = tc_v3_madd(z[i], rz_new / rz, p[i]);
         rz = rz_new;

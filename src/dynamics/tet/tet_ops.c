@@ -32,7 +32,10 @@ static void destroy_store(tc_world* w) {
 static void apply_forces(tc_world* w, tc_real h) {
     (void)h;
     tc_tet_store* s = tc_tet_store_of(w);
-    for (int i = 0; i < s->bodies.count; ++i) memset(s->bodies.data[i].f, 0, (size_t)s->bodies.data[i].n * sizeof(tc_vec3));
+    for (int i = 0; i < s->bodies.count; ++i) {
+        memset(s->bodies.data[i].f, 0, (size_t)s->bodies.data[i].n * sizeof(tc_vec3));
+        memset(s->bodies.data[i].contact_jac, 0, (size_t)s->bodies.data[i].n * sizeof(tc_mat3));
+    }
 }
 
 static void integrate(tc_world* w, tc_real h) {
@@ -196,6 +199,7 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
 
 const tc_kind_ops tc_tet_kind_ops = {
     .name = "tet",
+    .explicit_penalty = true,
     .destroy_store = destroy_store,
     .remove_body = remove_body,
     .apply_forces = apply_forces,
