@@ -64,12 +64,13 @@ static int ratio_test(tableau* tb, int e) {
 
 static int complement(int var, int n) { return var < n ? var + n : var - n; }
 
-static void read_solution(const tableau* tb, const tc_real* M, const tc_real* q, tc_real* z, tc_real* w) {
+// The tableau holds z / z_unit (see tc_lcp_lemke); w is recomputed from the caller's M and q.
+static void read_solution(const tableau* tb, tc_real z_unit, const tc_real* M, const tc_real* q, tc_real* z, tc_real* w) {
     int n = tb->n;
     for (int i = 0; i < n; ++i) z[i] = 0;
     for (int i = 0; i < n; ++i) {
         int v = tb->basis[i];
-        if (v >= n && v < 2 * n) z[v - n] = tb->t[(size_t)i * tb->cols + tb->cols - 1];
+        if (v >= n && v < 2 * n) z[v - n] = z_unit * tb->t[(size_t)i * tb->cols + tb->cols - 1];
     }
     for (int i = 0; i < n; ++i) {
         tc_real s = q[i];
@@ -129,16 +130,18 @@ tc_result tc_lcp_lemke(int n, const tc_real* M, const tc_real* q, tc_real* z, tc
     if (stats) stats->pivots = 0, stats->residual = 0;
     if (n < 1 || !M || !q || !z) return TC_RESULT_INVALID_ARGUMENT;
     bool trivial = true;
-    tc_real mmax = 0;
+    tc_real mmax = 0, qmax = 0;
     for (int i = 0; i < n; ++i) {
         if (!isfinite(q[i])) return zero_fill(n, z, w), TC_RESULT_INVALID_ARGUMENT;
         if (q[i] < 0) trivial = false;
+        qmax = fmax(qmax, fabs(q[i]));
         for (int j = 0; j < n; ++j) {
             tc_real m = M[(size_t)i * n + j];
             if (!isfinite(m)) return zero_fill(n, z, w), TC_RESULT_INVALID_ARGUMENT;
             mmax = fmax(mmax, fabs(m));
         }
     }
+    if (!trivial && !(mmax > 0)) return zero_fill(n, z, w), TC_RESULT_INFEASIBLE; // M = 0, some q < 0
     if (trivial) {
         for (int i = 0; i < n; ++i) {
             z[i] = 0;
@@ -153,20 +156,23 @@ tc_result tc_lcp_lemke(int n, const tc_real* M, const tc_real* q, tc_real* z, tc
     tc_real* wbuf = tc_alloc((size_t)n * sizeof(tc_real));
     tc_result result = TC_RESULT_OUT_OF_MEMORY;
     if (tb.t && tb.basis && wbuf) {
+        // Pivot on M / max|M| and q / max|q|, so the tolerances are relative to the data whatever
+        // its units (a 1 km quasi-rigid body has compliances near 1e-17 m/N); z scales back by
+        // max|q| / max|M|.
         for (int i = 0; i < n; ++i) {
             tc_real* ri = row_of(&tb, i);
             ri[i] = 1;
-            for (int j = 0; j < n; ++j) ri[n + j] = -M[(size_t)i * n + j];
+            for (int j = 0; j < n; ++j) ri[n + j] = -M[(size_t)i * n + j] / mmax;
             ri[2 * n] = -1;
-            ri[2 * n + 1] = q[i];
+            ri[2 * n + 1] = q[i] / qmax;
             tb.basis[i] = i;
         }
-        tb.tau = 1e-12 * fmax(1, mmax);
+        tb.tau = 1e-12;
         int pivots = 0;
         result = run_pivots(&tb, &pivots);
         if (stats) stats->pivots = pivots;
         if (result == TC_RESULT_OK) {
-            read_solution(&tb, M, q, z, wbuf);
+            read_solution(&tb, qmax / mmax, M, q, z, wbuf);
             tc_real res = post_check(n, M, q, z, wbuf);
             if (stats) stats->residual = res;
             if (!(res <= 1e-9)) result = TC_RESULT_NOT_CONVERGED;

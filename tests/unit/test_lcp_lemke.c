@@ -20,6 +20,24 @@ static void test_known_2x2(void** state) {
     assert_near(w[1], 4, 1e-12);
 }
 
+// The solution does not depend on units: M in m/N near 1e-17 (a 1 km quasi-rigid body) or 1e+15,
+// q in m near 1e+3 or 1e-9. Scaling M by a and q by b scales z by b / a and w by b.
+static void test_scale_invariant(void** state) {
+    (void)state;
+    const tc_real a[3] = {1e-17, 1, 1e15}, b[3] = {1e3, 1, 1e-9};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            tc_real M[4] = {2 * a[i], 1 * a[i], 1 * a[i], 2 * a[i]}, q[2] = {-5 * b[j], -6 * b[j]}, z[2], w[2];
+            assert_int_equal(tc_lcp_lemke(2, M, q, z, w, NULL), TC_RESULT_OK);
+            assert_near(z[0] * a[i] / b[j], 4.0 / 3, 1e-12);
+            assert_near(z[1] * a[i] / b[j], 7.0 / 3, 1e-12);
+            assert_near(w[0] / b[j], 0, 1e-12);
+        }
+    tc_real zero[1] = {0}, q[1] = {-1}, z[1] = {5};
+    assert_int_equal(tc_lcp_lemke(1, zero, q, z, NULL, NULL), TC_RESULT_INFEASIBLE); // w = -1 whatever z
+    assert_true(z[0] == 0);
+}
+
 static void test_nonnegative_q_is_trivial(void** state) {
     (void)state;
     tc_real M[4] = {1, 0, 0, 1}, q[2] = {0.5, 0}, z[2] = {9, 9}, w[2];
@@ -158,6 +176,7 @@ static void test_random_against_enumeration(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_known_2x2, tc_test_setup_log),
+        cmocka_unit_test_setup(test_scale_invariant, tc_test_setup_log),
         cmocka_unit_test_setup(test_nonnegative_q_is_trivial, tc_test_setup_log),
         cmocka_unit_test_setup(test_degenerate_tie, tc_test_setup_log),
         cmocka_unit_test_setup(test_infeasible_reported, tc_test_setup_log),

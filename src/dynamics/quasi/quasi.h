@@ -22,6 +22,7 @@ typedef struct tc_quasi_body {
     tc_real* displacement;       ///< per sample [m]
     tc_vec3 force, torque;
     tc_quasi_stats stats;
+    long lcp_failures; ///< contact solves skipped so far (logged at 1, 10, 100, ...)
 } tc_quasi_body;
 
 typedef struct tc_quasi_store {

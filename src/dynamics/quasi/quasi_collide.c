@@ -150,6 +150,11 @@ static void record_stats(tc_quasi_body* q, const tc_quasi_patch* pt, double t0) 
     q->stats.solve_time += tc_wall_time() - t0;
 }
 
+static bool is_power_of_ten(long n) {
+    while (n >= 10 && n % 10 == 0) n /= 10;
+    return n == 1;
+}
+
 static void solve_and_apply(pair_ctx* c, tc_quasi_patch* pt, const tc_response_params* rb, tc_quasi_sdf_fn* sdf,
                             const void* user) {
     double t0 = tc_wall_time();
@@ -157,8 +162,10 @@ static void solve_and_apply(pair_ctx* c, tc_quasi_patch* pt, const tc_response_p
     tc_result r = tc_quasi_collide(&sa, rb, sdf, user, &c->qa->contact, pt);
     record_stats(c->qa, pt, t0);
     if (r != TC_RESULT_OK) {
-        tc_log(TC_LOG_WARNING, r, "quasi-rigid body '%s': contact LCP failed (%s, %d nodes); contact skipped this sub-step",
-               tc_world_slot_name(c->w, c->qa->slot), tc_result_string(r), pt->nodes.count);
+        long n = ++c->qa->lcp_failures;
+        if (is_power_of_ten(n)) // a deep overlap fails every sub-step: say so, not a thousand times
+            tc_log(TC_LOG_WARNING, r, "quasi-rigid body '%s': contact LCP failed (%s, %d nodes); contact skipped this sub-step (%ld so far)",
+                   tc_world_slot_name(c->w, c->qa->slot), tc_result_string(r), pt->nodes.count, n);
         return;
     }
     apply_patch(c, pt);
