@@ -15,7 +15,7 @@ else
   CMAKE_FLAGS += -DTACTUS_WARNINGS_AS_ERRORS=OFF
 endif
 
-.PHONY: demo test test-sanitize test-fuzz soak box-drop-plot setup data build clean help
+.PHONY: demo test test-sanitize test-fuzz soak box-drop-plot traction-map setup data build clean help
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
@@ -24,6 +24,7 @@ help:
 	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
 	@echo "make soak           every scene at 10x its length under ASan + UBSan; no errors, no heap growth"
 	@echo "make box-drop-plot  seed 004 figure 9: box_drop with both contact methods, plotted to out/box_drop/box_drop.png"
+	@echo "make traction-map   seed 002: qr_press run, its traction map drawn to out/qr_press/traction_map.png"
 	@echo "make clean          remove build trees and outputs"
 
 setup:
@@ -57,6 +58,10 @@ test-sanitize: data
 
 box-drop-plot: build
 	@bash scripts/plot_box_drop.sh $(BUILD) out/box_drop
+
+traction-map: build
+	@$(BUILD)/tactus run scenes/qr_press.json --out out/qr_press
+	@python3 tools/quasi/traction_map.py out/qr_press/tractions.csv out/qr_press/traction_map.png
 
 soak: data
 	@if [ ! -f $(BUILD_ASAN)/CMakeCache.txt ]; then \

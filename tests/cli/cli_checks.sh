@@ -32,6 +32,22 @@ run_outputs)
     grep -q 'steps            30' "$work/log.txt" || fail "summary lacks the step count"
     grep -q "output           $out/default.pvd" "$work/log.txt" || fail "summary lacks the output dir"
     ;;
+traction_map)
+    # qr_press: tractions.csv of every quasi sample, rendered to a PNG whose load matches the weight.
+    "$tactus" run "$src/scenes/qr_press.json" --time 1 --every 1000 --out "$work/out" > "$work/log.txt"
+    csv=$work/out/tractions.csv
+    [ -f "$csv" ] || fail "no tractions.csv"
+    head -1 "$csv" | grep -q '^body,x,y,z,traction,displacement$' || fail "tractions.csv header: $(head -1 "$csv")"
+    awk -F, 'NR > 1 && $5 > 0 {n++} END {exit !(n >= 20)}' "$csv" || fail "fewer than 20 samples carry traction"
+    awk -F, 'NR > 1 && ($5 < 0 || $5 != $5) {exit 1}' "$csv" || fail "negative or NaN traction"
+    if command -v python3 > /dev/null; then
+        python3 "$src/tools/quasi/traction_map.py" "$csv" "$work/map.png" 200 > "$work/map.txt"
+        head -c 8 "$work/map.png" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || fail "map.png is not a PNG"
+        grep -q 'peak traction' "$work/map.txt" || fail "traction_map.py printed $(cat "$work/map.txt")"
+    fi
+    "$tactus" run "$src/scenes/default.json" --steps 5 --out "$work/rigid" > /dev/null
+    [ ! -f "$work/rigid/tractions.csv" ] || fail "tractions.csv written without quasi bodies"
+    ;;
 hash_repeatable)
     a=$("$tactus" run "$src/scenes/default.json" --steps 40 --every 40 --out "$work/a" --hash | grep '^hash ')
     b=$("$tactus" run "$src/scenes/default.json" --steps 40 --every 40 --out "$work/b" --hash | grep '^hash ')

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Render a quasi-rigid traction map (CSV x,y,z,traction from `quasi_bench --traction-map`) as a
-PNG seen from below the ground, with a colour scale. Standard library only (zlib + struct).
+"""Render a quasi-rigid traction map as a PNG seen from below the ground, with a colour scale.
+Input: the tractions.csv that `tactus run` writes for scenes with quasi-rigid bodies (columns
+body,x,y,z,traction,...), or `quasi_bench --traction-map` (x,y,z,traction). Standard library only.
 
-Usage: traction_map.py press.csv out.png [pixels]
+Usage: traction_map.py tractions.csv out.png [pixels] [body]
 """
 import csv
 import struct
@@ -64,7 +65,11 @@ def main():
         sys.exit(__doc__)
     size = int(sys.argv[3]) if len(sys.argv) > 3 else 400
     with open(sys.argv[1]) as f:
-        rows = [(float(r['x']), float(r['y']), float(r['z']), float(r['traction'])) for r in csv.DictReader(f)]
+        body = sys.argv[4] if len(sys.argv) > 4 else None
+        rows = [(float(r['x']), float(r['y']), float(r['z']), float(r['traction'])) for r in csv.DictReader(f)
+                if body is None or r.get('body') == body]
+    if not rows:
+        sys.exit("%s: no samples%s" % (sys.argv[1], " of body " + body if body else ""))
     zmin = min(r[2] for r in rows)
     lower = [r for r in rows if r[2] < zmin + 0.5 * (max(r[2] for r in rows) - zmin)]  # the side facing the ground
     peak = max(r[3] for r in rows) or 1.0

@@ -38,7 +38,8 @@ static void run_usage(FILE* f) {
                "  --checkpoint-every N  write the whole state every N steps (atomically; resume with\n"
                "               tactus resume FILE)\n"
                "  --checkpoint FILE     where (default DIR/checkpoint.tcck)\n\n"
-               "Writes DIR/<scene>.pvd + DIR/frame_NNNNNN.vtp (ParaView) and DIR/metrics.csv.\n");
+               "Writes DIR/<scene>.pvd + DIR/frame_NNNNNN.vtp (ParaView) and DIR/metrics.csv; with quasi-rigid\n"
+               "bodies also DIR/tractions.csv (last traction and displacement per sample).\n");
 }
 
 /// Returns -1 to continue, else the exit status.
@@ -152,10 +153,52 @@ static void progress(const run_state* s, int64_t step, int64_t total) {
     }
 }
 
-static bool write_outputs(run_state* s) {
+/// Every quasi-rigid sample's last normal traction (Pa) and layer displacement (m), for
+/// tools/quasi/traction_map.py. Returns the number of samples written (0: no quasi body).
+static int quasi_tractions_csv(tc_world* w, tc_strbuf* b) {
+    int n = tc_world_get_body_count(w), rows = 0;
+    tc_body_id* ids = malloc((size_t)(n > 0 ? n : 1) * sizeof *ids);
+    n = ids ? tc_world_get_bodies(w, ids, n) : 0;
+    tc_strbuf_printf(b, "body,x,y,z,traction,displacement\n");
+    for (int i = 0; i < n; ++i) {
+        if (tc_body_get_kind(w, ids[i]) != TC_BODY_QUASI) continue;
+        int m = tc_quasi_body_get_sample_count(w, ids[i]);
+        tc_vec3* x = malloc((size_t)m * sizeof *x);
+        tc_real* t = malloc((size_t)m * 2 * sizeof *t);
+        if (x && t) {
+            tc_quasi_body_get_samples(w, ids[i], x, NULL, m);
+            tc_quasi_body_get_tractions(w, ids[i], t, t + m, m);
+            for (int k = 0; k < m; ++k)
+                tc_strbuf_printf(b, "%s,%.9g,%.9g,%.9g,%.9g,%.9g\n", tc_body_get_name(w, ids[i]), x[k].x, x[k].y, x[k].z, t[k], t[m + k]);
+            rows += m;
+        } else
+            b->failed = true;
+        free(x);
+        free(t);
+    }
+    free(ids);
+    return rows;
+}
+
+static bool write_tractions(run_state* s) {
+    tc_strbuf b = {0};
+    int rows = quasi_tractions_csv(tc_scene_world(s->scene), &b);
     char path[1400];
     tc_error e;
     bool ok = true;
+    snprintf(path, sizeof path, "%s/tractions.csv", s->dir);
+    if (rows > 0 && (b.failed || tc_write_file_atomic(path, b.data, b.length, &e) != TC_RESULT_OK)) {
+        fprintf(stderr, "tactus: %s\n", b.failed ? "out of memory for tractions" : e.message);
+        ok = false;
+    }
+    tc_strbuf_free(&b);
+    return ok;
+}
+
+static bool write_outputs(run_state* s) {
+    char path[1400];
+    tc_error e;
+    bool ok = write_tractions(s);
     snprintf(path, sizeof path, "%s/metrics.csv", s->dir);
     if (s->csv.failed || tc_write_file_atomic(path, s->csv.data, s->csv.length, &e) != TC_RESULT_OK) {
         fprintf(stderr, "tactus: %s\n", s->csv.failed ? "out of memory for metrics" : e.message);
