@@ -68,7 +68,24 @@ static tc_body_id add_body(tc_world* w, kind k, tc_real s, tc_vec3 p) {
     return id;
 }
 
-static tc_real lowest_z(tc_world* w, tc_body_id id) { return tc_body_get_aabb(w, id).lo.z; }
+// The lowest surface point: tet/spring vertices, surfels, quasi-rigid samples (the bounding box
+// is inflated by each kind's own margin, so it says little about penetration).
+static tc_real lowest_z(tc_world* w, tc_body_id id) {
+    enum { CAP = 4096 };
+    static tc_vec3 x[CAP];
+    int n = 0;
+    switch (tc_body_get_kind(w, id)) {
+    case TC_BODY_TET: n = tc_tet_body_get_vertices(w, id, x, NULL, CAP); break;
+    case TC_BODY_SPRINGS: n = tc_springs_body_get_vertices(w, id, x, NULL, CAP); break;
+    case TC_BODY_POINTS: n = tc_points_body_get_surfels(w, id, x, NULL, CAP); break;
+    case TC_BODY_QUASI: n = tc_quasi_body_get_samples(w, id, x, NULL, CAP); break;
+    default: fail_msg("unexpected body kind");
+    }
+    assert_true(n > 0 && n < CAP);
+    tc_real low = 1e300;
+    for (int k = 0; k < n; ++k) low = fmin(low, x[k].z);
+    return low;
+}
 
 static void run(tc_world* w, int steps, const char* what) {
     tc_error e;
@@ -88,12 +105,12 @@ static void test_coincident_bodies(void** state) {
         kind kd = (kind)(k % KIND_COUNT);
         tc_real off = k >= KIND_COUNT ? 0.005 : 0;
         tc_body_id a = add_body(w, kd, 1, tc_v3(0, 0, 0.5)), b = add_body(w, kd, 1, tc_v3(off, off * 0.7, 0.5));
-        run(w, kd == QUASI ? 60 : 180, kind_names[kd]);
+        run(w, kd == QUASI ? 60 : 120, kind_names[kd]);
         tc_vec3 ca = tc_body_get_center_of_mass(w, a), cb = tc_body_get_center_of_mass(w, b);
         tc_real ke = tc_world_get_stats(w).kinetic_energy, low = fmin(lowest_z(w, a), lowest_z(w, b));
         printf("offset %g %-7s: centres %.3f m apart, lowest point %.4f m, KE %.3g J\n", off, kind_names[kd], tc_v3_dist(ca, cb), low, ke);
         assert_true(tc_v3_is_finite(ca) && tc_v3_is_finite(cb) && isfinite(ke));
-        assert_true(low > -0.05);
+        assert_true(low > -0.03);
         if (off > 0 && kd != QUASI) assert_true(tc_v3_dist(ca, cb) > 0.15);
         tc_world_destroy(w);
     }
@@ -101,22 +118,26 @@ static void test_coincident_bodies(void** state) {
 
 static void test_touching_and_scales(void** state) {
     (void)state;
-    const tc_real scales[5] = {1e-4, 1e-2, 1, 1e2, 1e4};
-    for (int k = 0; k < KIND_COUNT; ++k)
-        for (int i = 0; i < 5; ++i) {
+    const tc_real scales[3] = {1e-4, 1, 1e4}; // the ends of the range the issue names, and 1 m
+    for (int k = 0; k < KIND_COUNT; ++k) {
+        tc_real first_zd = 0;
+        for (int i = 0; i < 3; ++i) {
             tc_real s = scales[i];
             tc_world* w = make_world(s);
             tc_body_id touching = add_body(w, (kind)k, s, tc_v3(0, 0, 0.1 * s)); // resting exactly on the ground
             tc_body_id dropped = add_body(w, (kind)k, s, tc_v3(0.5 * s, 0, 0.4 * s));
-            run(w, 150, kind_names[k]);
+            run(w, 120, kind_names[k]);
             tc_real zt = lowest_z(w, touching) / s, zd = lowest_z(w, dropped) / s;
             tc_real v = tc_v3_len(tc_body_get_linear_velocity(w, dropped)) / s;
             printf("scale %-6g %-7s: lowest points %.4f and %.4f sizes, speed %.2g sizes/s\n", s, kind_names[k], zt, zd, v);
             assert_true(isfinite(zt) && isfinite(zd));
-            assert_true(zt > -0.05 && zd > -0.05 && zt < 0.02 && zd < 0.05);
+            assert_true(zt > -0.005 && zd > -0.005 && zt < 0.005 && zd < 0.05);
             assert_true(v < 0.05);
+            if (i == 0) first_zd = zd;
+            assert_true(fabs(zd - first_zd) < 2e-3); // the same rest in body sizes at every scale
             tc_world_destroy(w);
         }
+    }
 }
 
 int main(void) {
