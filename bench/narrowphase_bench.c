@@ -53,7 +53,8 @@ static uint64_t hash_manifold(uint64_t h, const tc_manifold* m) {
 }
 
 int main(int argc, char** argv) {
-    int configs = 1000, repeat = argc > 1 ? atoi(argv[1]) : 100, npts = 16;
+    int configs = argc > 2 ? atoi(argv[2]) : 1000, repeat = argc > 1 ? atoi(argv[1]) : 100, npts = 16;
+    if (configs < 1) configs = 1;
     if (repeat < 1) repeat = 1;
     tc_shape* shapes = calloc((size_t)configs * 2, sizeof *shapes);
     tc_transform* poses = calloc((size_t)configs * 2, sizeof *poses);
@@ -84,12 +85,13 @@ int main(int argc, char** argv) {
         points += m.count;
         h = hash_manifold(h, &m);
     }
-    int sink = 0;
+    int sink = 0, inner = getenv("NP_INNER") ? atoi(getenv("NP_INNER")) : 1;
+    tc_contact_method method = getenv("NP_TRACK") ? TC_CONTACT_TRACKING : TC_CONTACT_GAUSS_MAP;
     double t0 = cpu_now();
-    for (int r = 0; r < repeat; ++r)
-        for (int c = 0; c < configs; ++c) {
+    for (int r = 0; r < repeat; r += inner)
+        for (int c = 0; c < configs; ++c) for (int k = 0; k < inner; ++k) {
             tc_manifold m;
-            sink += tc_collide(&shapes[2 * c], poses[2 * c], &shapes[2 * c + 1], poses[2 * c + 1], TC_CONTACT_GAUSS_MAP, 0, NULL, &m) > 0;
+            sink += tc_collide(&shapes[2 * c], poses[2 * c], &shapes[2 * c + 1], poses[2 * c + 1], method, 0, NULL, &m) > 0;
         }
     double t = cpu_now() - t0;
     int q = configs * repeat;
