@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
     }
     int hits = 0, points = 0;
     uint64_t h = 0xCBF29CE484222325ull;
+    FILE* dump = getenv("NP_DUMP") ? fopen(getenv("NP_DUMP"), "w") : NULL; // every manifold, for comparing versions
     for (int c = 0; c < configs; ++c) { // results, once, untimed
         tc_manifold m;
         memset(&m, 0, sizeof m);
@@ -84,7 +85,15 @@ int main(int argc, char** argv) {
         hits += m.count > 0;
         points += m.count;
         h = hash_manifold(h, &m);
+        if (dump) {
+            fprintf(dump, "%d %d %.17g %.17g %.17g", c, m.count, m.normal.x, m.normal.y, m.normal.z);
+            for (int i = 0; i < m.count; ++i)
+                fprintf(dump, " %.17g %.17g %.17g %.17g %u", m.points[i].point.x, m.points[i].point.y, m.points[i].point.z,
+                        m.points[i].separation, m.points[i].feature);
+            fprintf(dump, "\n");
+        }
     }
+    if (dump) fclose(dump);
     int sink = 0, inner = getenv("NP_INNER") ? atoi(getenv("NP_INNER")) : 1;
     tc_contact_method method = getenv("NP_TRACK") ? TC_CONTACT_TRACKING : TC_CONTACT_GAUSS_MAP;
     double t0 = cpu_now();

@@ -243,6 +243,8 @@ typedef struct ray_hit {
     tc_vec3 normal;   ///< unit; RAY_APART: the separating direction
     tc_real bound;    ///< RAY_APART: h_D(normal) < -max_separation
     tc_vec3 a_star, b_star;
+    bool along;       ///< RAY_HIT: the last supports (last_a, last_b; indices in *ha, *hb) were taken along `normal`
+    tc_vec3 last_a, last_b;
 } ray_hit;
 
 // GJK ray cast (ALGORITHMS §1.3) with supports warm-started from `ha`, `hb`. Every support
@@ -252,6 +254,7 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
                            const tc_vec3 first[2], ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
+    out->along = false;
     tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
@@ -269,7 +272,8 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             return RAY_APART;
         }
         tc_real vw = tc_v3_dot(v, w);
-        if (vw > 0) {
+        bool advanced = vw > 0;
+        if (advanced) {
             tc_real vr = tc_v3_dot(v, ray);
             if (vr >= 0) return RAY_MISS;
             tc_real step = -vw / vr;
@@ -279,7 +283,11 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
             w = tc_v3_sub(x, p);
         }
-        if (already_in(&s, w, 1e-24 * scale)) break; // no progress possible: converged
+        if (already_in(&s, w, 1e-24 * scale)) { // no progress possible: converged
+            out->along = advanced; // then n = v: the supports just taken are the ones along the normal
+            out->last_a = a, out->last_b = b;
+            break;
+        }
         s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
         if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
@@ -359,7 +367,9 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     tc_real tmin = ts + hit.lambda;
     g->alpha = 1.0 / (1.0 - tmin);
     tc_vec3 n = hit.normal;
-    tc_vec3 sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
+    tc_vec3 sa, sb;
+    if (hit.along && A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b; // already known, ha and hb with them
+    else sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
     g->depth = tc_v3_dot(n, tc_v3_sub(sa, sb));
     g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(hit.a_star, A->center), g->alpha));
     out.support_a = ha;
