@@ -146,7 +146,9 @@ static void shape_feature(const placed* p, tc_vec3 u, int support, tc_feature* f
         f->points[0] = tc_v3_madd(p->pose.p, p->shape->radius, u);
         return;
     }
-    if (support >= 0 && support < p->shape->hull->vertex_count) tc_hull_feature_at(p->shape->hull, p->pose, u, support, TC_FEATURE_TOLERANCE, f);
+    const tc_vec3* world = p->convex.hull ? p->convex.points : NULL; // NULL: placement ran out of memory
+    if (support >= 0 && support < p->shape->hull->vertex_count)
+        tc_hull_feature_placed(p->shape->hull, p->pose, world, u, support, TC_FEATURE_TOLERANCE, f);
     else tc_hull_feature(p->shape->hull, p->pose, u, TC_FEATURE_TOLERANCE, f);
 }
 

@@ -4,22 +4,27 @@
 
 // ---- feature selection on the Gauss map ---------------------------------------------------------
 
-static void emit_face(const tc_hull* h, tc_transform pose, int f, tc_feature* out) {
+// `world` (may be NULL) holds the hull's vertices already placed at `pose`: copied, not recomputed.
+static tc_vec3 placed_vertex(const tc_hull* h, tc_transform pose, const tc_vec3* world, int i) {
+    return world ? world[i] : tc_transform_point(pose, h->vertices[i]);
+}
+
+static void emit_face(const tc_hull* h, tc_transform pose, const tc_vec3* world, int f, tc_feature* out) {
     int s = h->face_start[f], n = h->face_start[f + 1] - s;
     out->count = n;
     for (int i = 0; i < n; ++i) {
         out->ids[i] = h->face_verts[s + i];
-        out->points[i] = tc_transform_point(pose, h->vertices[out->ids[i]]);
+        out->points[i] = placed_vertex(h, pose, world, out->ids[i]);
     }
     out->plane_normal = tc_quat_rotate(pose.q, h->face_normals[f]);
     out->plane_offset = h->face_offsets[f] + tc_v3_dot(out->plane_normal, pose.p);
 }
 
-static void emit_vertices(const tc_hull* h, tc_transform pose, const int* ids, int n, tc_feature* out) {
+static void emit_vertices(const tc_hull* h, tc_transform pose, const tc_vec3* world, const int* ids, int n, tc_feature* out) {
     out->count = n;
     for (int i = 0; i < n; ++i) {
         out->ids[i] = ids[i];
-        out->points[i] = tc_transform_point(pose, h->vertices[ids[i]]);
+        out->points[i] = placed_vertex(h, pose, world, ids[i]);
     }
 }
 
@@ -42,6 +47,11 @@ void tc_hull_feature(const tc_hull* h, tc_transform pose, tc_vec3 u, tc_real tol
 }
 
 void tc_hull_feature_at(const tc_hull* h, tc_transform pose, tc_vec3 u, int v, tc_real tolerance, tc_feature* out) {
+    tc_hull_feature_placed(h, pose, NULL, u, v, tolerance, out);
+}
+
+void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* world, tc_vec3 u, int v, tc_real tolerance,
+                            tc_feature* out) {
     out->count = 0; // the emitters fill the rest
     out->plane_normal = tc_v3_zero();
     out->plane_offset = 0;
@@ -55,7 +65,7 @@ void tc_hull_feature_at(const tc_hull* h, tc_transform pose, tc_vec3 u, int v, t
     }
     bool face_fits = h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
     if (best_cos >= cos_of(tolerance) && face_fits) {
-        emit_face(h, pose, best_face, out);
+        emit_face(h, pose, world, best_face, out);
         return;
     }
     int best_edge_end = -1;
@@ -64,11 +74,15 @@ void tc_hull_feature_at(const tc_hull* h, tc_transform pose, tc_vec3 u, int v, t
         int e = h->vert_edges[k];
         int w = h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e];
         tc_vec3 d = tc_v3_sub(h->vertices[v], h->vertices[w]);
-        tc_real drop = tc_v3_dot(d, ul) / tc_v3_len(d); // sine of the edge's tilt out of the contact plane
+        tc_real dot = tc_v3_dot(d, ul);
+        // most edges fall steeply: rule them out without the root and the division (the margin
+        // keeps every edge the exact test below could accept)
+        if (dot > 0 && best_drop >= 0 && dot * dot > best_drop * best_drop * tc_v3_len2(d) * (1 + 1e-9)) continue;
+        tc_real drop = dot / tc_v3_len(d); // sine of the edge's tilt out of the contact plane
         if (drop <= best_drop) best_drop = drop, best_edge_end = w;
     }
     int ids[2] = {v, best_edge_end};
-    emit_vertices(h, pose, ids, best_edge_end >= 0 ? 2 : 1, out);
+    emit_vertices(h, pose, world, ids, best_edge_end >= 0 ? 2 : 1, out);
 }
 
 // ---- intersection in the contact plane ----------------------------------------------------------
@@ -211,9 +225,10 @@ int tc_intersect_features(const tc_feature* fa, const tc_feature* fb, tc_vec3 n,
     P.o = fa->points[0];
     pt2 a[TC_FEATURE_MAX], b[TC_FEATURE_MAX], res[2 * TC_FEATURE_MAX];
     int na = project_feature(fa, &P, false, 1, a), nb = project_feature(fb, &P, true, 2, b);
-    tc_real size = 0;
-    for (int i = 0; i < fa->count; ++i) size = fmax(size, tc_v3_dist(fa->points[i], P.o));
-    for (int i = 0; i < fb->count; ++i) size = fmax(size, tc_v3_dist(fb->points[i], P.o));
+    tc_real size2 = 0; // the largest square, one root: the root is monotonic and correctly rounded
+    for (int i = 0; i < fa->count; ++i) size2 = fmax(size2, tc_v3_len2(tc_v3_sub(fa->points[i], P.o)));
+    for (int i = 0; i < fb->count; ++i) size2 = fmax(size2, tc_v3_len2(tc_v3_sub(fb->points[i], P.o)));
+    tc_real size = sqrt(size2);
     tc_real eps = 1e-6 * fmax(size, 1e-6);
     int m = intersect_2d(a, na, b, nb, eps, res, 2 * TC_FEATURE_MAX), k = 0;
     for (int i = 0; i < m && k < capacity; ++i) {

@@ -243,21 +243,26 @@ typedef struct ray_hit {
     tc_vec3 normal;   ///< unit; RAY_APART: the separating direction
     tc_real bound;    ///< RAY_APART: h_D(normal) < -max_separation
     tc_vec3 a_star, b_star;
+    bool along;       ///< RAY_HIT: the last supports (last_a, last_b; indices in *ha, *hb) were taken along `normal`
+    tc_vec3 last_a, last_b;
 } ray_hit;
 
 // GJK ray cast (ALGORITHMS §1.3) with supports warm-started from `ha`, `hb`. Every support
 // p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
 // stops (RAY_APART) once that exceeds max_separation.
 static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
-                           ray_hit* out) {
+                           const tc_vec3 first[2], ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
+    out->along = false;
     tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
     tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
     for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
-        tc_vec3 a = support_hinted(A, v, true, ha), b = support_hinted(B, tc_v3_neg(v), true, hb);
+        tc_vec3 a, b;
+        if (it == 0 && first) a = first[0], b = first[1]; // the caller's supports along the first v
+        else a = support_hinted(A, v, true, ha), b = support_hinted(B, tc_v3_neg(v), true, hb);
         tc_vec3 p = tc_v3_sub(a, b), w = tc_v3_sub(x, p);
         tc_real vp = tc_v3_dot(v, p), vv = tc_v3_len2(v);
         if (vp < 0 && vp * vp > exit2 * vv) {
@@ -267,7 +272,8 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             return RAY_APART;
         }
         tc_real vw = tc_v3_dot(v, w);
-        if (vw > 0) {
+        bool advanced = vw > 0;
+        if (advanced) {
             tc_real vr = tc_v3_dot(v, ray);
             if (vr >= 0) return RAY_MISS;
             tc_real step = -vw / vr;
@@ -277,7 +283,11 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
             w = tc_v3_sub(x, p);
         }
-        if (already_in(&s, w, 1e-24 * scale)) break; // no progress possible: converged
+        if (already_in(&s, w, 1e-24 * scale)) { // no progress possible: converged
+            out->along = advanced; // then n = v: the supports just taken are the ones along the normal
+            out->last_a = a, out->last_b = b;
+            break;
+        }
         s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
         if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
@@ -294,7 +304,7 @@ bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 
                      tc_vec3* a_star, tc_vec3* b_star) {
     int ha = 0, hb = 0;
     ray_hit hit;
-    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, &hit) != RAY_HIT) return false;
+    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, NULL, &hit) != RAY_HIT) return false;
     *lambda_out = hit.lambda;
     *normal = hit.normal;
     if (a_star) *a_star = hit.a_star;
@@ -320,7 +330,8 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     tc_real len = tc_v3_len(c);
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
-    if (len < 1e-9 * L) { // coincident centers: grow along the fallback direction
+    bool coincident = len < 1e-9 * L;
+    if (coincident) { // coincident centers: grow along the fallback direction
         tc_real fl = tc_v3_len(fallback_dir);
         c = fl > 0 ? tc_v3_scale(fallback_dir, -1e-6 * L / fl) : tc_v3(0, 0, -1e-6 * L);
         len = tc_v3_len(c);
@@ -328,7 +339,8 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
     int ha = 0, hb = 0;
-    tc_vec3 sd = tc_v3_sub(support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb));
+    tc_vec3 first[2] = {support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb)};
+    tc_vec3 sd = tc_v3_sub(first[0], first[1]);
     tc_real sigma = -tc_v3_dot(chat, sd);
     if (sigma < -max_separation) { // the centres' axis already separates them
         out.apart = true;
@@ -340,7 +352,10 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     tc_real ts = -(sigma + 0.01 * L) / len;
     tc_vec3 q = tc_v3_scale(c, ts);
     ray_hit hit;
-    ray_status st = ray_cast(A, B, q, c, max_separation, &ha, &hb, &hit);
+    // the cast's first direction q - c = (ts - 1) c, ts < 0, points along -chat: the supports just
+    // found are its first ones (not when the centres coincide: c is then the fallback, not their offset)
+    bool reuse = ts < 0 && !coincident;
+    ray_status st = ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, &hit);
     if (st == RAY_MISS) return out;
     g->ok = true;
     g->normal = hit.normal;
@@ -352,7 +367,9 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     tc_real tmin = ts + hit.lambda;
     g->alpha = 1.0 / (1.0 - tmin);
     tc_vec3 n = hit.normal;
-    tc_vec3 sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
+    tc_vec3 sa, sb;
+    if (hit.along && A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b; // already known, ha and hb with them
+    else sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
     g->depth = tc_v3_dot(n, tc_v3_sub(sa, sb));
     g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(hit.a_star, A->center), g->alpha));
     out.support_a = ha;

@@ -22,6 +22,7 @@ typedef struct tc_hull {
     int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
     tc_vec3 centroid;        ///< volume centroid (strictly interior), the GJK-GD contraction point
     tc_real extent;          ///< m, max distance of a vertex from the centroid
+    size_t bytes;            ///< the hull and its arrays are one block of this size (tc_hull_free)
 } tc_hull;
 
 /// Convex hull of `count` points (qhull). TC_RESULT_DEGENERATE for fewer than 4 distinct points,

@@ -118,11 +118,60 @@ static void test_trimesh(void** state) {
     assert_int_equal(e.code, TC_RESULT_OUT_OF_RANGE);
 }
 
+// tc_hull_from_faces packs everything in one block sized from V, F and the loop length: a box
+// must come out with Euler's counts and consistent incidence; open, non-manifold or out-of-range
+// loops must be refused (they would not fit the block's E = L/2 edges).
+static void test_hull_from_faces_topology(void** state) {
+    (void)state;
+    tc_hull* h = tc_hull_box(tc_v3(1, 2, 3));
+    assert_non_null(h);
+    assert_int_equal(h->vertex_count, 8);
+    assert_int_equal(h->face_count, 6);
+    assert_int_equal(h->edge_count, 12);
+    assert_int_equal(h->vertex_count - h->edge_count + h->face_count, 2);
+    assert_true(h->bytes >= sizeof *h);
+    for (int e = 0; e < h->edge_count; ++e) { // each edge between two different faces, both ends vertices of both
+        int f0 = h->edge_faces[2 * e], f1 = h->edge_faces[2 * e + 1];
+        assert_true(f0 >= 0 && f1 >= 0 && f0 != f1);
+        assert_true(f0 < h->face_count && f1 < h->face_count);
+    }
+    for (int v = 0; v < h->vertex_count; ++v)
+        for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
+            int e = h->vert_edges[k];
+            assert_true(h->edge_verts[2 * e] == v || h->edge_verts[2 * e + 1] == v);
+        }
+    assert_vec3_near(h->centroid, tc_v3(0, 0, 0), 1e-14);
+    assert_near(h->extent, sqrt(14.0), 1e-14);
+    tc_hull_free(h);
+
+    tc_vec3 v[8];
+    for (int i = 0; i < 8; ++i) v[i] = tc_v3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+    static const int open_loops[20] = {0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4, 2, 6, 7, 3, 0, 2, 3, 1}; // +z face missing
+    static const int open_start[6] = {0, 4, 8, 12, 16, 20};
+    assert_null(tc_hull_from_faces(v, 8, open_start, open_loops, 5));
+    static const int twice[28] = {0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4, 2, 6, 7, 3, 0, 2, 3, 1, 4, 5, 7, 6, 4, 5, 7, 6}; // +z twice
+    static const int twice_start[8] = {0, 4, 8, 12, 16, 20, 24, 28};
+    assert_null(tc_hull_from_faces(v, 8, twice_start, twice, 7));
+    // a closed "house" (the box with an apex 8 over +z, 9 vertices) given only 8 vertices: every
+    // edge matches and every given vertex has 3 faces, only the apex index is out of range
+    static const int house[32] = {0, 4, 6, 2, 1, 3, 7, 5, 0, 1, 5, 4, 2, 6, 7, 3, 0, 2, 3, 1, 4, 5, 8, 5, 7, 8, 7, 6, 8, 6, 4, 8};
+    static const int house_start[10] = {0, 4, 8, 12, 16, 20, 23, 26, 29, 32};
+    assert_null(tc_hull_from_faces(v, 8, house_start, house, 9));
+    tc_vec3 v9[9];
+    memcpy(v9, v, sizeof v);
+    v9[8] = tc_v3(0, 0, 2);
+    h = tc_hull_from_faces(v9, 9, house_start, house, 9); // the same loops with the apex given: a valid polytope
+    assert_non_null(h);
+    assert_int_equal(h->edge_count, 16);
+    assert_int_equal(h->vertex_count - h->edge_count + h->face_count, 2);
+    tc_hull_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cube_with_interior_points), cmocka_unit_test(test_tetrahedron_mass),
         cmocka_unit_test(test_degenerate_inputs),         cmocka_unit_test(test_hull_shape_hooks),
-        cmocka_unit_test(test_trimesh),
+        cmocka_unit_test(test_trimesh),                   cmocka_unit_test(test_hull_from_faces_topology),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
