@@ -154,8 +154,8 @@ static void test_assembly_matches_voigt_reference(void** state) {
     tc_world_destroy(fx.w);
 }
 
-// K is symmetric (e^T K d = d^T K e, and block (j, i) is block (i, j) transposed), positive
-// semi-definite, and at rest rigid translations and rotations are in its null space.
+// K is symmetric (e^T K d = d^T K e: rows below the diagonal use the stored blocks transposed),
+// positive semi-definite, and at rest rigid translations and rotations are in its null space.
 static void test_symmetric_with_rigid_null_space(void** state) {
     (void)state;
     fixture fx = make_box(some_rotation());
@@ -163,16 +163,6 @@ static void test_symmetric_with_rigid_null_space(void** state) {
     buffers s = make_buffers(b->n);
     tc_tet_assemble(b);
     assert_true(max_norm(b->f, b->n) < 1e-9); // rest shape, only rotated: no force
-    for (int i = 0; i < b->n; ++i)
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
-            int j = b->adj[k], back = -1;
-            for (int m = b->adj_start[j]; m < b->adj_start[j + 1]; ++m)
-                if (b->adj[m] == i) back = m;
-            assert_true(back >= 0);
-            tc_mat3 t = tc_mat3_transpose(b->solver.off[back]);
-            for (int r = 0; r < 3; ++r)
-                for (int c = 0; c < 3; ++c) assert_near(b->solver.off[k].m[r][c], t.m[r][c], 1e-9);
-        }
     s_seed = 11;
     for (int i = 0; i < b->n; ++i) s.d[i] = random_vec(1), s.fr[i] = random_vec(1);
     tc_tet_multiply(b, s.d, s.y);

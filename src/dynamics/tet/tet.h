@@ -5,15 +5,17 @@
 #include "tactus/tet.h"
 #include "world/world_internal.h"
 
-/// The implicit step's linear system, a block sparse matrix with one 3x3 block per vertex pair
-/// sharing an edge: rows are vertices, the off-diagonal blocks of row i are aligned with the edge
-/// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns). Everything is allocated at
+/// The implicit step's linear system, a symmetric block sparse matrix with one 3x3 block per
+/// vertex pair sharing an edge: rows are vertices, the blocks of row i are those of the edge
+/// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns), and only the block (u, v) of
+/// each edge u < v is stored (the block (v, u) is its transpose). Everything is allocated at
 /// creation, so a step allocates nothing.
 typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks
-    tc_mat3* off;        ///< adj_start[n]: off-diagonal blocks
+    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v
+    int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
     tc_real* inv_mass;   ///< n: the preconditioner, 1/m (0 for fixed vertices)
-    int* pair_slots;     ///< 12 per tet: off[] index of (a, b) then (b, a) for its 6 edges
+    int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
     tc_vec3* work;       ///< 7 n vectors of scratch
     int iterations;      ///< CG iterations of the last step (diagnostics)
 } tc_tet_solver;

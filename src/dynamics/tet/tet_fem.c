@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-/// Local vertex pairs of a tet's 6 edges, in the order of solver.pair_slots.
+/// Local vertex pairs of a tet's 6 edges, in the order of solver.tet_edges.
 static const int k_pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 
 tc_real tc_tet_signed_volume(const tc_tet_body* b, int t) {
@@ -81,7 +81,7 @@ static void add_to(tc_mat3* target, const tc_mat3* block) {
 static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
     const int* q = b->tets + 4 * t;
     const tc_vec3* g = b->grads + 4 * t;
-    const int* slots = b->solver.pair_slots + 12 * t;
+    const int* edges = b->solver.tet_edges + 6 * t;
     tc_real vol = b->volume[t];
     tc_vec3 r[4];
     for (int j = 0; j < 4; ++j) r[j] = tc_mat3_mul_v3(R, g[j]);
@@ -89,22 +89,27 @@ static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
         tc_mat3 K = stiffness_block(b, vol, g[j], g[j], r[j], r[j]);
         add_to(&b->solver.diag[q[j]], &K);
     }
-    for (int k = 0; k < 6; ++k) { // K_ca = K_ac^T
+    for (int k = 0; k < 6; ++k) { // the stored block is (lower index, higher index); K_ca = K_ac^T
         int a = k_pairs[k][0], c = k_pairs[k][1];
-        tc_mat3 K = stiffness_block(b, vol, g[a], g[c], r[a], r[c]), Kt = tc_mat3_transpose(K);
-        add_to(&b->solver.off[slots[2 * k]], &K);
-        add_to(&b->solver.off[slots[2 * k + 1]], &Kt);
+        tc_mat3 K = stiffness_block(b, vol, g[a], g[c], r[a], r[c]);
+        if (q[a] > q[c]) K = tc_mat3_transpose(K);
+        add_to(&b->solver.off[edges[k]], &K);
     }
 }
 
 void tc_tet_assemble(tc_tet_body* b) {
     memset(b->solver.diag, 0, (size_t)b->n * sizeof(tc_mat3));
-    memset(b->solver.off, 0, (size_t)b->adj_start[b->n] * sizeof(tc_mat3));
+    memset(b->solver.off, 0, (size_t)b->edge_count * sizeof(tc_mat3));
     for (int t = 0; t < b->tet_count; ++t) { // tets in index order: the sums do not depend on anything else
         tc_mat3 F = deformation_gradient(b, t), R = qr_rotation(F);
         add_element_forces(b, t, R, F);
         add_element_stiffness(b, t, R);
     }
+}
+
+static tc_vec3 transpose_times(const tc_mat3* B, tc_vec3 v) {
+    return tc_v3(B->m[0][0] * v.x + B->m[1][0] * v.y + B->m[2][0] * v.z, B->m[0][1] * v.x + B->m[1][1] * v.y + B->m[2][1] * v.z,
+                 B->m[0][2] * v.x + B->m[1][2] * v.y + B->m[2][2] * v.z);
 }
 
 void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) {
@@ -115,7 +120,11 @@ void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) {
             continue;
         }
         tc_vec3 sum = tc_mat3_mul_v3(s->diag[i], d[i]);
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_add(sum, tc_mat3_mul_v3(s->off[k], d[b->adj[k]]));
+        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
+            int j = b->adj[k];
+            const tc_mat3* B = &s->off[s->adj_edge[k]];
+            sum = tc_v3_add(sum, j > i ? tc_mat3_mul_v3(*B, d[j]) : transpose_times(B, d[j]));
+        }
         y[i] = sum;
     }
 }
@@ -133,32 +142,36 @@ static void rest_gradients(const tc_mat3* G, tc_vec3 g[4]) {
 }
 
 bool tc_tet_solver_init(tc_tet_body* b) {
-    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = (size_t)b->adj_start[b->n];
+    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = (size_t)b->adj_start[b->n], ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
     b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
     s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_mass = tc_alloc(n * sizeof(tc_real));
-    s->off = tc_alloc(nnz * sizeof(tc_mat3)), s->pair_slots = tc_alloc(12 * nt * sizeof(int));
+    s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
     s->work = tc_calloc(7 * n, sizeof(tc_vec3));
-    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->pair_slots || !s->work) return false;
+    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->adj_edge || !s->tet_edges || !s->work) return false;
+    for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
+        int u = b->edges[2 * e], v = b->edges[2 * e + 1];
+        s->adj_edge[find_slot(b, u, v)] = e;
+        s->adj_edge[find_slot(b, v, u)] = e;
+    }
     for (int i = 0; i < b->n; ++i) s->inv_mass[i] = b->fixed[i] ? 0 : 1 / b->m[i]; // fixed vertices keep a zero residual
     for (int t = 0; t < b->tet_count; ++t) {
         const int* q = b->tets + 4 * t;
         rest_gradients(&b->inv_dm[t], b->grads + 4 * t);
-        for (int k = 0; k < 6; ++k) { // every tet edge is in the adjacency: the slots exist
+        for (int k = 0; k < 6; ++k) { // every tet edge is in the adjacency
             int a = q[k_pairs[k][0]], c = q[k_pairs[k][1]];
-            s->pair_slots[12 * t + 2 * k] = find_slot(b, a, c);
-            s->pair_slots[12 * t + 2 * k + 1] = find_slot(b, c, a);
+            s->tet_edges[6 * t + k] = s->adj_edge[find_slot(b, a, c)];
         }
     }
     return true;
 }
 
 void tc_tet_solver_free(tc_tet_body* b) {
-    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0;
+    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0, ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
     tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_mass, n * sizeof(tc_real));
-    tc_free(s->off, nnz * sizeof(tc_mat3)), tc_free(s->pair_slots, 12 * nt * sizeof(int));
+    tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
     tc_free(s->work, 7 * n * sizeof(tc_vec3));
     memset(s, 0, sizeof *s);
     b->grads = NULL;

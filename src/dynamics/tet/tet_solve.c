@@ -15,7 +15,7 @@ static tc_real dot_all(const tc_vec3* a, const tc_vec3* c, int n) {
 // stiff = h beta + h^2, diagonal blocks m I + stiff K_ii + C_i.
 static void form_system(tc_tet_body* b, tc_real stiff) {
     tc_tet_solver* s = &b->solver;
-    for (int k = 0; k < b->adj_start[b->n]; ++k) s->off[k] = tc_mat3_scale(s->off[k], stiff);
+    for (int k = 0; k < b->edge_count; ++k) s->off[k] = tc_mat3_scale(s->off[k], stiff);
     for (int i = 0; i < b->n; ++i) {
         tc_mat3 d = tc_mat3_add(tc_mat3_scale(s->diag[i], stiff), b->contact_jac[i]);
         for (int a = 0; a < 3; ++a) d.m[a][a] += b->m[i];
