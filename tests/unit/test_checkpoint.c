@@ -148,11 +148,11 @@ static void test_body_outside_scene_refused(void** state) {
     tc_scene_destroy(s);
 }
 
-// The other checkpointed kinds: quasi-rigid (rigid frame + layer outputs), mass-spring, points.
+// The other checkpointed kinds: quasi-rigid (rigid frame + layer outputs), mass-spring, points, tet.
 static void test_resume_other_kinds(void** state) {
     (void)state;
-    const char* scenes[3] = {"qr_room", "springs_box_flip", "points_press"};
-    for (int k = 0; k < 3; ++k) {
+    const char* scenes[4] = {"qr_room", "springs_box_flip", "points_press", "tet_cubes"};
+    for (int k = 0; k < 4; ++k) {
         char path[512];
         snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, scenes[k]);
         tc_error e;

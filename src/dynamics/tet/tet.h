@@ -5,6 +5,21 @@
 #include "tactus/tet.h"
 #include "world/world_internal.h"
 
+/// The implicit step's linear system, a symmetric block sparse matrix with one 3x3 block per
+/// vertex pair sharing an edge: rows are vertices, the blocks of row i are those of the edge
+/// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns), and only the block (u, v) of
+/// each edge u < v is stored (the block (v, u) is its transpose). Everything is allocated at
+/// creation, so a step allocates nothing.
+typedef struct tc_tet_solver {
+    tc_mat3* diag;       ///< n: diagonal blocks
+    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v
+    int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
+    tc_real* inv_mass;   ///< n: the preconditioner, 1/m (0 for fixed vertices)
+    int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    tc_vec3* work;       ///< 7 n vectors of scratch
+    int iterations;      ///< CG iterations of the last step (diagnostics)
+} tc_tet_solver;
+
 typedef struct tc_tet_body {
     int32_t slot;
     int n, tet_count, face_count;
@@ -14,6 +29,7 @@ typedef struct tc_tet_body {
     bool* fixed;
     int* tets;                  ///< 4 per tet
     tc_mat3* inv_dm;            ///< rest shape inverse per tet
+    tc_vec3* grads;             ///< 4 per tet: rest-frame gradients of the shape functions
     tc_real* volume;            ///< rest volume per tet
     int* faces;                 ///< boundary triangles, 3 each, counter-clockwise from outside
     tc_vec3* vertex_normals;    ///< per vertex (surface vertices only; refreshed each step)
@@ -24,6 +40,7 @@ typedef struct tc_tet_body {
     int edge_count;
     int* adj_start;             ///< vertex adjacency through edges
     int* adj;
+    tc_tet_solver solver;       ///< assembled stiffness and CG buffers, sized at creation
     tc_real mu, lambda, beta, total_mass, mean_edge;
     tc_tet_depth_method depth_method;
     bool self_collision;
@@ -41,9 +58,18 @@ static inline tc_tet_body* tc_tet_body_at(const tc_world* w, int i) { return &tc
 
 /// Elastic forces (corotational linear, QR rotations) added to b->f.
 void tc_tet_elastic_forces(tc_tet_body* b);
+/// Elastic forces added to b->f and the warped stiffness K (the force's negative Jacobian with
+/// the rotations held) assembled into b->solver.diag / off, replacing what they held.
+void tc_tet_assemble(tc_tet_body* b);
+/// y = K d for the assembled blocks (rows of fixed vertices give 0).
+void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y);
 /// One implicit Euler step (Newton step, CG) with gravity and the forces already in b->f.
 void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 gravity, tc_real h);
 void tc_tet_update_surface(tc_tet_body* b);
+/// Precomputes the shape-function gradients and allocates the solver; needs tets, inv_dm and the
+/// edge adjacency. Returns false when out of memory.
+bool tc_tet_solver_init(tc_tet_body* b);
+void tc_tet_solver_free(tc_tet_body* b);
 tc_real tc_tet_signed_volume(const tc_tet_body* b, int t);
 /// Contacts between tet bodies (collide hook): spatial hash, depth, penalty response.
 void tc_tet_collide(tc_world* w, tc_real h);

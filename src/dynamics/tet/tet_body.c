@@ -263,7 +263,7 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
     b->depth_method = d->depth_method;
     b->self_collision = d->self_collision;
     b->material = d->base.material;
-    if (!build_surface(b) || !build_edges(b)) return false;
+    if (!build_surface(b) || !build_edges(b) || !tc_tet_solver_init(b)) return false;
     tc_tet_update_surface(b);
     return true;
 }
@@ -271,6 +271,7 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
 void tc_tet_free_body(tc_tet_body* b);
 void tc_tet_free_body(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count;
+    tc_tet_solver_free(b); // before the adjacency, which sizes its blocks
     tc_free(b->x, n * sizeof(tc_vec3)), tc_free(b->v, n * sizeof(tc_vec3)), tc_free(b->f, n * sizeof(tc_vec3));
     tc_free(b->rest, n * sizeof(tc_vec3)), tc_free(b->m, n * sizeof(tc_real)), tc_free(b->fixed, n * sizeof(bool));
     tc_free(b->contact_jac, n * sizeof(tc_mat3));

@@ -1,10 +1,14 @@
-// Corotational linear elasticity (stiffness warping) on linear tetrahedra, integrated by
-// implicit Euler: one Newton step solved matrix-free by conjugate gradients (ALGORITHMS §6).
+// Corotational linear elasticity (stiffness warping) on linear tetrahedra (ALGORITHMS §6).
 // Rotations come from a Gram-Schmidt QR of the deformation gradient, which stays a proper
-// rotation when an element inverts, so inverted elements push themselves back out.
+// rotation when an element inverts, so inverted elements push themselves back out. Once per
+// step every element adds its forces and its warped stiffness R K R^T to a block sparse matrix
+// (tet_solve.c runs the implicit Euler step on it).
 #include "dynamics/tet/tet.h"
 
 #include <string.h>
+
+/// Local vertex pairs of a tet's 6 edges, in the order of solver.tet_edges.
+static const int k_pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
 
 tc_real tc_tet_signed_volume(const tc_tet_body* b, int t) {
     const int* q = b->tets + 4 * t;
@@ -29,138 +33,148 @@ static tc_mat3 qr_rotation(tc_mat3 F) {
     return tc_mat3_from_cols(r0, r1, tc_v3_cross(r0, r1));
 }
 
-static tc_vec3 grad(const tc_mat3* G, int j) { // gradient of shape function j (rest frame)
-    if (j > 0) return tc_v3(G->m[j - 1][0], G->m[j - 1][1], G->m[j - 1][2]);
-    return tc_v3_neg(tc_v3_add(tc_v3_add(grad(G, 1), grad(G, 2)), grad(G, 3)));
-}
-
-// Forces on the 4 vertices (rest frame) from their displacements u (rest frame): -V sigma g_j.
-static void element_forces(const tc_tet_body* b, int t, const tc_vec3 u[4], tc_vec3 f[4]) {
-    const tc_mat3* G = &b->inv_dm[t];
-    tc_vec3 g[4];
-    for (int j = 0; j < 4; ++j) g[j] = grad(G, j);
-    tc_real H[3][3] = {{0}};
-    for (int j = 0; j < 4; ++j)
-        for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < 3; ++c) H[a][c] += tc_v3_get(u[j], a) * tc_v3_get(g[j], c);
-    tc_real tr = H[0][0] + H[1][1] + H[2][2], S[3][3];
-    for (int a = 0; a < 3; ++a)
-        for (int c = 0; c < 3; ++c) S[a][c] = b->mu * (H[a][c] + H[c][a]) + (a == c ? b->lambda * tr : 0);
-    for (int j = 0; j < 4; ++j) {
-        tc_vec3 s = tc_v3(S[0][0] * g[j].x + S[0][1] * g[j].y + S[0][2] * g[j].z, S[1][0] * g[j].x + S[1][1] * g[j].y + S[1][2] * g[j].z,
-                          S[2][0] * g[j].x + S[2][1] * g[j].y + S[2][2] * g[j].z);
-        f[j] = tc_v3_scale(s, -b->volume[t]);
-    }
-}
-
-static tc_mat3 element_rotation(const tc_tet_body* b, int t) {
+static tc_mat3 deformation_gradient(const tc_tet_body* b, int t) {
     const int* q = b->tets + 4 * t;
-    tc_mat3 Ds = tc_mat3_from_cols(tc_v3_sub(b->x[q[1]], b->x[q[0]]), tc_v3_sub(b->x[q[2]], b->x[q[0]]), tc_v3_sub(b->x[q[3]], b->x[q[0]]));
-    return qr_rotation(tc_mat3_mul(Ds, b->inv_dm[t]));
+    tc_vec3 x0 = b->x[q[0]];
+    tc_mat3 Ds = tc_mat3_from_cols(tc_v3_sub(b->x[q[1]], x0), tc_v3_sub(b->x[q[2]], x0), tc_v3_sub(b->x[q[3]], x0));
+    return tc_mat3_mul(Ds, b->inv_dm[t]);
 }
 
-// f += -R K (R^T x - X) for every element; rotations stored for the implicit solve.
-static void elastic_forces_with(tc_tet_body* b, tc_mat3* rotations) {
+// f_j += -V R S g_j with the linear stress S = mu (H + H^T) + lambda tr(H) I of the rest-frame
+// displacement gradient H = R^T F - I (that is sum_j (R^T x_j - X_j) g_j^T: the gradients sum
+// to zero, so only differences across the tet enter and absolute positions cancel exactly).
+static void add_element_forces(tc_tet_body* b, int t, tc_mat3 R, tc_mat3 F) {
+    tc_mat3 H = tc_mat3_mul(tc_mat3_transpose(R), F), S;
+    tc_real tr = H.m[0][0] + H.m[1][1] + H.m[2][2] - 3;
+    for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < 3; ++c) S.m[a][c] = b->mu * (H.m[a][c] + H.m[c][a] - 2 * (a == c)) + (a == c ? b->lambda * tr : 0);
+    tc_mat3 P = tc_mat3_scale(tc_mat3_mul(R, S), -b->volume[t]);
+    const int* q = b->tets + 4 * t;
+    const tc_vec3* g = b->grads + 4 * t;
+    for (int j = 0; j < 4; ++j) b->f[q[j]] = tc_v3_add(b->f[q[j]], tc_mat3_mul_v3(P, g[j]));
+}
+
+void tc_tet_elastic_forces(tc_tet_body* b) {
     for (int t = 0; t < b->tet_count; ++t) {
-        const int* q = b->tets + 4 * t;
-        tc_mat3 R = element_rotation(b, t), Rt = tc_mat3_transpose(R);
-        if (rotations) rotations[t] = R;
-        tc_vec3 u[4], f[4];
-        for (int j = 0; j < 4; ++j) u[j] = tc_v3_sub(tc_mat3_mul_v3(Rt, b->x[q[j]]), b->rest[q[j]]);
-        element_forces(b, t, u, f);
-        for (int j = 0; j < 4; ++j) b->f[q[j]] = tc_v3_add(b->f[q[j]], tc_mat3_mul_v3(R, f[j]));
+        tc_mat3 F = deformation_gradient(b, t);
+        add_element_forces(b, t, qr_rotation(F), F);
     }
 }
 
-void tc_tet_elastic_forces(tc_tet_body* b) { elastic_forces_with(b, NULL); }
+// Block (a, c) of R K R^T, the force on a per displacement of c (negated): for the linear
+// element K_ac = V [mu (g_a.g_c) I + mu g_c g_a^T + lambda g_a g_c^T], so with rotated gradients
+// r = R g the warped block needs no matrix product.
+static tc_mat3 stiffness_block(const tc_tet_body* b, tc_real vol, tc_vec3 ga, tc_vec3 gc, tc_vec3 ra, tc_vec3 rc) {
+    tc_real d = b->mu * tc_v3_dot(ga, gc);
+    tc_real ar[3] = {ra.x, ra.y, ra.z}, cr[3] = {rc.x, rc.y, rc.z};
+    tc_mat3 K;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) K.m[i][j] = vol * (b->mu * cr[i] * ar[j] + b->lambda * ar[i] * cr[j] + (i == j ? d : 0));
+    return K;
+}
 
-// y = K d (the warped stiffness with the step's rotations), K positive semi-definite.
-static void stiffness_times(const tc_tet_body* b, const tc_mat3* rot, const tc_vec3* d, tc_vec3* y) {
-    memset(y, 0, (size_t)b->n * sizeof(tc_vec3));
-    for (int t = 0; t < b->tet_count; ++t) {
-        const int* q = b->tets + 4 * t;
-        tc_mat3 Rt = tc_mat3_transpose(rot[t]);
-        tc_vec3 u[4], f[4];
-        for (int j = 0; j < 4; ++j) u[j] = tc_mat3_mul_v3(Rt, d[q[j]]);
-        element_forces(b, t, u, f);
-        for (int j = 0; j < 4; ++j) y[q[j]] = tc_v3_sub(y[q[j]], tc_mat3_mul_v3(rot[t], f[j]));
+static void add_to(tc_mat3* target, const tc_mat3* block) {
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) target->m[i][j] += block->m[i][j];
+}
+
+static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
+    const int* q = b->tets + 4 * t;
+    const tc_vec3* g = b->grads + 4 * t;
+    const int* edges = b->solver.tet_edges + 6 * t;
+    tc_real vol = b->volume[t];
+    tc_vec3 r[4];
+    for (int j = 0; j < 4; ++j) r[j] = tc_mat3_mul_v3(R, g[j]);
+    for (int j = 0; j < 4; ++j) {
+        tc_mat3 K = stiffness_block(b, vol, g[j], g[j], r[j], r[j]);
+        add_to(&b->solver.diag[q[j]], &K);
+    }
+    for (int k = 0; k < 6; ++k) { // the stored block is (lower index, higher index); K_ca = K_ac^T
+        int a = k_pairs[k][0], c = k_pairs[k][1];
+        tc_mat3 K = stiffness_block(b, vol, g[a], g[c], r[a], r[c]);
+        if (q[a] > q[c]) K = tc_mat3_transpose(K);
+        add_to(&b->solver.off[edges[k]], &K);
     }
 }
 
-static tc_real dot_all(const tc_vec3* a, const tc_vec3* c, int n) {
-    tc_real s = 0;
-    for (int i = 0; i < n; ++i) s += tc_v3_dot(a[i], c[i]);
-    return s;
-}
-
-typedef struct system {
-    const tc_tet_body* b;
-    const tc_mat3* rot;
-    tc_real stiff; ///< h beta + h^2
-} system;
-
-static void apply_system(const system* s, const tc_vec3* d, tc_vec3* y) {
-    stiffness_times(s->b, s->rot, d, y);
-    for (int i = 0; i < s->b->n; ++i) {
-        tc_vec3 contact = tc_mat3_mul_v3(s->b->contact_jac[i], d[i]);
-        y[i] = s->b->fixed[i] ? tc_v3_zero() : tc_v3_add(tc_v3_add(tc_v3_scale(d[i], s->b->m[i]), tc_v3_scale(y[i], s->stiff)), contact);
+void tc_tet_assemble(tc_tet_body* b) {
+    memset(b->solver.diag, 0, (size_t)b->n * sizeof(tc_mat3));
+    memset(b->solver.off, 0, (size_t)b->edge_count * sizeof(tc_mat3));
+    for (int t = 0; t < b->tet_count; ++t) { // tets in index order: the sums do not depend on anything else
+        tc_mat3 F = deformation_gradient(b, t), R = qr_rotation(F);
+        add_element_forces(b, t, R, F);
+        add_element_stiffness(b, t, R);
     }
 }
 
-// Fixed vertices (unreferenced ones included, which have no mass) keep a zero residual.
-static tc_vec3 precondition(const tc_tet_body* b, int i, tc_vec3 r) { return b->fixed[i] ? tc_v3_zero() : tc_v3_scale(r, 1 / b->m[i]); }
-
-// Conjugate gradients with a mass (Jacobi-like) preconditioner; fixed vertices stay at zero.
-static void solve(const system* s, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
-    int n = s->b->n;
-    tc_vec3 *r = work, *z = work + n, *p = work + 2 * n, *q = work + 3 * n;
-    for (int i = 0; i < n; ++i) {
-        x[i] = tc_v3_zero();
-        r[i] = s->b->fixed[i] ? tc_v3_zero() : rhs[i];
-        z[i] = precondition(s->b, i, r[i]);
-        p[i] = z[i];
-    }
-    tc_real rz = dot_all(r, z, n), r0 = dot_all(r, r, n);
-    for (int it = 0; it < 2000 && dot_all(r, r, n) > 1e-16 * r0 && rz > 0; ++it) {
-        apply_system(s, p, q);
-        tc_real pq = dot_all(p, q, n);
-        if (!(pq > 0)) break;
-        tc_real alpha = rz / pq;
-        for (int i = 0; i < n; ++i) x[i] = tc_v3_madd(x[i], alpha, p[i]), r[i] = tc_v3_madd(r[i], -alpha, q[i]);
-        for (int i = 0; i < n; ++i) z[i] = precondition(s->b, i, r[i]);
-        tc_real rz_new = dot_all(r, z, n);
-        for (int i = 0; i < n; ++i) p[i] = tc_v3_madd(z[i], rz_new / rz, p[i]);
-        rz = rz_new;
-    }
+static tc_vec3 transpose_times(const tc_mat3* B, tc_vec3 v) {
+    return tc_v3(B->m[0][0] * v.x + B->m[1][0] * v.y + B->m[2][0] * v.z, B->m[0][1] * v.x + B->m[1][1] * v.y + B->m[2][1] * v.z,
+                 B->m[0][2] * v.x + B->m[1][2] * v.y + B->m[2][2] * v.z);
 }
 
-void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
-    int n = b->n;
-    tc_mat3* rot = tc_alloc((size_t)b->tet_count * sizeof(tc_mat3));
-    tc_vec3* buf = tc_alloc(7 * (size_t)n * sizeof(tc_vec3));
-    if (!rot || !buf) {
-        tc_free(rot, (size_t)b->tet_count * sizeof(tc_mat3));
-        tc_free(buf, 7 * (size_t)n * sizeof(tc_vec3));
-        return;
-    }
-    tc_vec3 *rhs = buf, *dv = buf + n, *kv = buf + 2 * n, *work = buf + 3 * n;
-    tc_vec3 user = tc_v3_scale(b->user_force, 1 / b->total_mass);
-    for (int i = 0; i < n; ++i) b->f[i] = tc_v3_madd(b->f[i], b->m[i], tc_v3_add(g, user));
-    elastic_forces_with(b, rot);
-    stiffness_times(b, rot, b->v, kv); // K v0: damping force -beta K v0 and the h K v0 term
-    for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), kv[i]), h);
-    system s = {b, rot, h * b->beta + h * h};
-    solve(&s, rhs, dv, work);
-    for (int i = 0; i < n; ++i) {
-        if (!b->fixed[i]) {
-            b->v[i] = tc_v3_add(b->v[i], dv[i]);
-            b->x[i] = tc_v3_madd(b->x[i], h, b->v[i]);
+void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) {
+    const tc_tet_solver* s = &b->solver;
+    for (int i = 0; i < b->n; ++i) {
+        if (b->fixed[i]) {
+            y[i] = tc_v3_zero();
+            continue;
         }
-        b->f[i] = tc_v3_zero();
+        tc_vec3 sum = tc_mat3_mul_v3(s->diag[i], d[i]);
+        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
+            int j = b->adj[k];
+            const tc_mat3* B = &s->off[s->adj_edge[k]];
+            sum = tc_v3_add(sum, j > i ? tc_mat3_mul_v3(*B, d[j]) : transpose_times(B, d[j]));
+        }
+        y[i] = sum;
     }
-    tc_free(rot, (size_t)b->tet_count * sizeof(tc_mat3));
-    tc_free(buf, 7 * (size_t)n * sizeof(tc_vec3));
-    tc_tet_update_surface(b);
+}
+
+static int find_slot(const tc_tet_body* b, int row, int col) {
+    for (int k = b->adj_start[row]; k < b->adj_start[row + 1]; ++k)
+        if (b->adj[k] == col) return k;
+    return -1;
+}
+
+// Gradients of the 4 shape functions in the rest frame: rows of Dm^-1, the first minus their sum.
+static void rest_gradients(const tc_mat3* G, tc_vec3 g[4]) {
+    for (int j = 1; j < 4; ++j) g[j] = tc_v3(G->m[j - 1][0], G->m[j - 1][1], G->m[j - 1][2]);
+    g[0] = tc_v3_neg(tc_v3_add(tc_v3_add(g[1], g[2]), g[3]));
+}
+
+bool tc_tet_solver_init(tc_tet_body* b) {
+    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = (size_t)b->adj_start[b->n], ne = (size_t)b->edge_count;
+    tc_tet_solver* s = &b->solver;
+    b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
+    s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_mass = tc_alloc(n * sizeof(tc_real));
+    s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
+    s->work = tc_calloc(7 * n, sizeof(tc_vec3));
+    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->adj_edge || !s->tet_edges || !s->work) return false;
+    for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
+        int u = b->edges[2 * e], v = b->edges[2 * e + 1];
+        s->adj_edge[find_slot(b, u, v)] = e;
+        s->adj_edge[find_slot(b, v, u)] = e;
+    }
+    for (int i = 0; i < b->n; ++i) s->inv_mass[i] = b->fixed[i] ? 0 : 1 / b->m[i]; // fixed vertices keep a zero residual
+    for (int t = 0; t < b->tet_count; ++t) {
+        const int* q = b->tets + 4 * t;
+        rest_gradients(&b->inv_dm[t], b->grads + 4 * t);
+        for (int k = 0; k < 6; ++k) { // every tet edge is in the adjacency
+            int a = q[k_pairs[k][0]], c = q[k_pairs[k][1]];
+            s->tet_edges[6 * t + k] = s->adj_edge[find_slot(b, a, c)];
+        }
+    }
+    return true;
+}
+
+void tc_tet_solver_free(tc_tet_body* b) {
+    size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0, ne = (size_t)b->edge_count;
+    tc_tet_solver* s = &b->solver;
+    tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
+    tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_mass, n * sizeof(tc_real));
+    tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
+    tc_free(s->work, 7 * n * sizeof(tc_vec3));
+    memset(s, 0, sizeof *s);
+    b->grads = NULL;
 }
 
 void tc_tet_update_surface(tc_tet_body* b) {

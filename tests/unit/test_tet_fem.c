@@ -1,0 +1,226 @@
+// Tet FEM assembly (tet_fem.c, tet_solve.c): the assembled warped stiffness and the elastic
+// forces against an independent element stiffness in Voigt notation (V B^T D B), its symmetry
+// and rigid-motion null space, the force it linearises, and a free fall of one implicit step.
+#include "tc_test.h"
+
+#include "dynamics/tet/tet.h"
+
+#include <string.h>
+
+typedef struct fixture {
+    tc_world* w;
+    tc_tet_body* b;
+} fixture;
+
+static fixture make_box(tc_quat q) {
+    tc_world_def wd = tc_world_def_default();
+    wd.gravity = tc_v3_zero();
+    fixture f = {tc_world_create(&wd, NULL), NULL};
+    assert_non_null(f.w);
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.half_extents = tc_v3(0.3, 0.2, 0.15);
+    d.resolution = 3;
+    d.youngs_modulus = 1e5, d.poisson_ratio = 0.3;
+    d.base.pose.p = tc_v3(1, -2, 0.5);
+    d.base.pose.q = q;
+    tc_body_id id;
+    assert_int_equal(tc_tet_body_create(f.w, &d, &id, NULL), TC_RESULT_OK);
+    f.b = tc_tet_body_at(f.w, tc_world_resolve(f.w, id)->index);
+    return f;
+}
+
+static tc_quat some_rotation(void) { return tc_quat_normalize((tc_quat){0.3, -0.5, 0.2, 0.8}); }
+
+static uint64_t s_seed;
+static tc_real uniform(void) { // in [-1, 1), deterministic
+    s_seed = s_seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (tc_real)(s_seed >> 11) / (tc_real)(1ull << 52) - 1;
+}
+static tc_vec3 random_vec(tc_real scale) { return tc_v3(scale * uniform(), scale * uniform(), scale * uniform()); }
+
+// ---- the reference: 12x12 element stiffness from strain-displacement and elasticity matrices
+
+static void voigt_stiffness(const tc_tet_body* b, int t, tc_real K[12][12]) {
+    tc_real g[4][3], B[6][12], D[6][6];
+    for (int j = 1; j < 4; ++j)
+        for (int c = 0; c < 3; ++c) g[j][c] = b->inv_dm[t].m[j - 1][c];
+    for (int c = 0; c < 3; ++c) g[0][c] = -(g[1][c] + g[2][c] + g[3][c]);
+    memset(B, 0, sizeof B), memset(D, 0, sizeof D);
+    for (int j = 0; j < 4; ++j) { // strains xx yy zz, engineering shears xy yz zx
+        tc_real* col = &B[0][3 * j];
+        col[0] = g[j][0], col[12 + 1] = g[j][1], col[24 + 2] = g[j][2];
+        col[36 + 0] = g[j][1], col[36 + 1] = g[j][0];
+        col[48 + 1] = g[j][2], col[48 + 2] = g[j][1];
+        col[60 + 0] = g[j][2], col[60 + 2] = g[j][0];
+    }
+    for (int a = 0; a < 3; ++a) {
+        for (int c = 0; c < 3; ++c) D[a][c] = b->lambda + (a == c ? 2 * b->mu : 0);
+        D[3 + a][3 + a] = b->mu;
+    }
+    for (int r = 0; r < 12; ++r)
+        for (int c = 0; c < 12; ++c) {
+            tc_real s = 0;
+            for (int p = 0; p < 6; ++p)
+                for (int q = 0; q < 6; ++q) s += B[p][r] * D[p][q] * B[q][c];
+            K[r][c] = b->volume[t] * s;
+        }
+}
+
+// Gram-Schmidt on the columns of F = Ds Dm^-1 (the rotation the model defines).
+static tc_mat3 reference_rotation(const tc_tet_body* b, int t) {
+    const int* q = b->tets + 4 * t;
+    tc_mat3 Ds = tc_mat3_from_cols(tc_v3_sub(b->x[q[1]], b->x[q[0]]), tc_v3_sub(b->x[q[2]], b->x[q[0]]), tc_v3_sub(b->x[q[3]], b->x[q[0]]));
+    tc_mat3 F = tc_mat3_mul(Ds, b->inv_dm[t]);
+    tc_vec3 c0 = tc_v3_normalize(tc_mat3_col(F, 0)), c1 = tc_mat3_col(F, 1);
+    c1 = tc_v3_normalize(tc_v3_sub(c1, tc_v3_scale(c0, tc_v3_dot(c0, c1))));
+    return tc_mat3_from_cols(c0, c1, tc_v3_cross(c0, c1));
+}
+
+static void element_apply(tc_real K[12][12], const tc_vec3 in[4], tc_vec3 out[4]) {
+    tc_real u[12], y[12];
+    for (int j = 0; j < 4; ++j) u[3 * j] = in[j].x, u[3 * j + 1] = in[j].y, u[3 * j + 2] = in[j].z;
+    for (int r = 0; r < 12; ++r) {
+        y[r] = 0;
+        for (int c = 0; c < 12; ++c) y[r] += K[r][c] * u[c];
+    }
+    for (int j = 0; j < 4; ++j) out[j] = tc_v3(y[3 * j], y[3 * j + 1], y[3 * j + 2]);
+}
+
+// y = sum_e R K_e R^T d and f = -sum_e R K_e (R^T x - X) over the elements.
+static void reference(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y, tc_vec3* f) {
+    memset(y, 0, (size_t)b->n * sizeof(tc_vec3)), memset(f, 0, (size_t)b->n * sizeof(tc_vec3));
+    for (int t = 0; t < b->tet_count; ++t) {
+        const int* q = b->tets + 4 * t;
+        tc_real K[12][12];
+        voigt_stiffness(b, t, K);
+        tc_mat3 R = reference_rotation(b, t), Rt = tc_mat3_transpose(R);
+        tc_vec3 u[4], e[4], ky[4], kf[4];
+        for (int j = 0; j < 4; ++j) u[j] = tc_mat3_mul_v3(Rt, d[q[j]]), e[j] = tc_v3_sub(tc_mat3_mul_v3(Rt, b->x[q[j]]), b->rest[q[j]]);
+        element_apply(K, u, ky);
+        element_apply(K, e, kf);
+        for (int j = 0; j < 4; ++j) {
+            y[q[j]] = tc_v3_add(y[q[j]], tc_mat3_mul_v3(R, ky[j]));
+            f[q[j]] = tc_v3_sub(f[q[j]], tc_mat3_mul_v3(R, kf[j]));
+        }
+    }
+}
+
+static tc_real max_norm(const tc_vec3* a, int n) {
+    tc_real m = 0;
+    for (int i = 0; i < n; ++i) m = fmax(m, tc_v3_len(a[i]));
+    return m;
+}
+
+static tc_real max_diff(const tc_vec3* a, const tc_vec3* c, int n) {
+    tc_real m = 0;
+    for (int i = 0; i < n; ++i) m = fmax(m, tc_v3_dist(a[i], c[i]));
+    return m;
+}
+
+typedef struct buffers {
+    tc_vec3 *d, *y, *yr, *fr;
+} buffers;
+
+static buffers make_buffers(int n) {
+    buffers s = {tc_calloc((size_t)n, sizeof(tc_vec3)), tc_calloc((size_t)n, sizeof(tc_vec3)), tc_calloc((size_t)n, sizeof(tc_vec3)),
+                 tc_calloc((size_t)n, sizeof(tc_vec3))};
+    assert_true(s.d && s.y && s.yr && s.fr);
+    return s;
+}
+
+static void free_buffers(buffers* s, int n) {
+    tc_free(s->d, (size_t)n * sizeof(tc_vec3)), tc_free(s->y, (size_t)n * sizeof(tc_vec3));
+    tc_free(s->yr, (size_t)n * sizeof(tc_vec3)), tc_free(s->fr, (size_t)n * sizeof(tc_vec3));
+}
+
+// A deformed, rotated box: assembled K d and the elastic forces equal the 12x12 reference.
+static void test_assembly_matches_voigt_reference(void** state) {
+    (void)state;
+    fixture fx = make_box(some_rotation());
+    tc_tet_body* b = fx.b;
+    buffers s = make_buffers(b->n);
+    s_seed = 7;
+    for (int i = 0; i < b->n; ++i) b->x[i] = tc_v3_add(tc_v3_scale(b->x[i], 1.03), random_vec(0.01)); // cells are 0.2 m
+    for (int i = 0; i < b->n; ++i) s.d[i] = random_vec(1);
+    memset(b->f, 0, (size_t)b->n * sizeof(tc_vec3));
+    tc_tet_assemble(b);
+    tc_tet_multiply(b, s.d, s.y);
+    reference(b, s.d, s.yr, s.fr);
+    assert_true(max_norm(s.yr, b->n) > 1e3);
+    assert_true(max_diff(s.y, s.yr, b->n) < 1e-10 * max_norm(s.yr, b->n));
+    assert_true(max_norm(s.fr, b->n) > 1);
+    assert_true(max_diff(b->f, s.fr, b->n) < 1e-9 * max_norm(s.fr, b->n));
+    free_buffers(&s, b->n);
+    tc_world_destroy(fx.w);
+}
+
+// K is symmetric (e^T K d = d^T K e: rows below the diagonal use the stored blocks transposed),
+// positive semi-definite, and at rest rigid translations and rotations are in its null space.
+static void test_symmetric_with_rigid_null_space(void** state) {
+    (void)state;
+    fixture fx = make_box(some_rotation());
+    tc_tet_body* b = fx.b;
+    buffers s = make_buffers(b->n);
+    tc_tet_assemble(b);
+    assert_true(max_norm(b->f, b->n) < 1e-9); // rest shape, only rotated: no force
+    s_seed = 11;
+    for (int i = 0; i < b->n; ++i) s.d[i] = random_vec(1), s.fr[i] = random_vec(1);
+    tc_tet_multiply(b, s.d, s.y);
+    tc_tet_multiply(b, s.fr, s.yr);
+    tc_real ekd = 0, dke = 0, dkd = 0;
+    for (int i = 0; i < b->n; ++i) ekd += tc_v3_dot(s.fr[i], s.y[i]), dke += tc_v3_dot(s.d[i], s.yr[i]), dkd += tc_v3_dot(s.d[i], s.y[i]);
+    assert_near(ekd, dke, 1e-10 * fabs(dkd));
+    assert_true(dkd > 0);
+    tc_real scale = max_norm(s.y, b->n); // |K d| for a unit-size d
+    tc_vec3 omega = tc_v3(0.4, -0.7, 0.2), shift = tc_v3(0.3, 0.1, -0.9);
+    for (int i = 0; i < b->n; ++i) s.d[i] = tc_v3_add(shift, tc_v3_cross(omega, b->x[i]));
+    tc_tet_multiply(b, s.d, s.y);
+    assert_true(max_norm(s.y, b->n) < 1e-10 * scale);
+    free_buffers(&s, b->n);
+    tc_world_destroy(fx.w);
+}
+
+// At the rotated rest shape K is the exact Jacobian of the corotational force (the rotation's
+// own variation multiplies a zero stress): central differences of the force give -K d.
+static void test_stiffness_linearises_force(void** state) {
+    (void)state;
+    fixture fx = make_box(some_rotation());
+    tc_tet_body* b = fx.b;
+    buffers s = make_buffers(b->n);
+    tc_tet_assemble(b);
+    s_seed = 3;
+    for (int i = 0; i < b->n; ++i) s.d[i] = random_vec(1), s.fr[i] = b->x[i];
+    tc_tet_multiply(b, s.d, s.y);
+    tc_real eps = 1e-6;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        for (int i = 0; i < b->n; ++i) b->x[i] = tc_v3_madd(s.fr[i], sign * eps, s.d[i]), b->f[i] = tc_v3_zero();
+        tc_tet_elastic_forces(b);
+        for (int i = 0; i < b->n; ++i) s.yr[i] = sign < 0 ? b->f[i] : tc_v3_scale(tc_v3_sub(b->f[i], s.yr[i]), -1 / (2 * eps));
+    }
+    assert_true(max_diff(s.y, s.yr, b->n) < 1e-6 * max_norm(s.y, b->n));
+    free_buffers(&s, b->n);
+    tc_world_destroy(fx.w);
+}
+
+// A free body at rest under gravity: K of a uniform velocity change is zero, so one implicit
+// step gives every vertex exactly dv = g h.
+static void test_free_fall_step(void** state) {
+    (void)state;
+    fixture fx = make_box(some_rotation());
+    tc_tet_body* b = fx.b;
+    tc_vec3 g = tc_v3(0.5, -1, -9.81);
+    tc_real h = 1.0 / 240;
+    tc_tet_step_implicit(b, g, h);
+    for (int i = 0; i < b->n; ++i) assert_vec3_near(b->v[i], tc_v3_scale(g, h), 1e-9);
+    tc_world_destroy(fx.w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_assembly_matches_voigt_reference),
+        cmocka_unit_test(test_symmetric_with_rigid_null_space),
+        cmocka_unit_test(test_stiffness_linearises_force),
+        cmocka_unit_test(test_free_fall_step),
+    };
+    return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
+}
