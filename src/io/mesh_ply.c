@@ -171,6 +171,15 @@ static tc_result next_ascii_line(ply_reader* r) {
     return TC_RESULT_OK;
 }
 
+// A list's length: an integer in [0, 1e6] whatever its declared type (a float count of 5e31 must
+// not reach a cast to long).
+static tc_result read_list_length(ply_reader* r, const ply_prop* p, double* n) {
+    tc_result res = read_scalar(r, p->count_type, n);
+    if (res) return res;
+    if (!(*n >= 0 && *n <= 1e6) || *n != floor(*n)) return fail(r, TC_RESULT_PARSE, "bad list length in property \"%s\"", p->name);
+    return TC_RESULT_OK;
+}
+
 static tc_result read_vertex(ply_reader* r, const ply_element* e, tc_mesh_builder* b, bool* has_normals) {
     double x[6] = {0, 0, 0, 0, 0, 0};
     static const char* const names[6] = {"x", "y", "z", "nx", "ny", "nz"};
@@ -179,7 +188,7 @@ static tc_result read_vertex(ply_reader* r, const ply_element* e, tc_mesh_builde
         double v = 0, n = 0;
         tc_result res = TC_RESULT_OK;
         if (p->is_list) {
-            res = read_scalar(r, p->count_type, &n);
+            res = read_list_length(r, p, &n);
             for (long k = 0; !res && k < (long)n; ++k) res = read_scalar(r, p->type, &v);
             if (res) return res;
             continue;
@@ -198,9 +207,8 @@ static tc_result read_face(ply_reader* r, const ply_element* e, tc_mesh_builder*
     for (int i = 0; i < e->prop_count; ++i) {
         const ply_prop* p = &e->props[i];
         double v = 0, n = 1;
-        tc_result res = p->is_list ? read_scalar(r, p->count_type, &n) : TC_RESULT_OK;
+        tc_result res = p->is_list ? read_list_length(r, p, &n) : TC_RESULT_OK;
         if (res) return res;
-        if (!(n >= 0 && n <= 1e6) || n != floor(n)) return fail(r, TC_RESULT_PARSE, "bad list length in property \"%s\"", p->name);
         bool indices = p->is_list && (strcmp(p->name, "vertex_indices") == 0 || strcmp(p->name, "vertex_index") == 0);
         if (indices && (n < 3 || n > 1000)) return fail(r, TC_RESULT_DEGENERATE, "a face needs 3 or more vertices%s", "");
         int first = -1, prev = -1;
