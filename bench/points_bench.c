@@ -3,6 +3,7 @@
 // surface + forces + distribution, i.e. the points collide hook) against the number of
 // colliding surfels. Writes CSV to stdout (or to argv[1]); one core.
 #include <stdio.h>
+#include <string.h>
 #include "tactus/tactus.h"
 #include "contact/surfel_contact.h"
 #include "dynamics/points/points.h"
@@ -26,8 +27,15 @@ static tc_world* make_pair(tc_real overlap, tc_error* e) {
 }
 
 int main(int argc, char** argv) {
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) { // an option is never an output file
+        fprintf(stderr, "usage: points_bench [OUT.csv]   (CSV to stdout without OUT.csv)\n");
+        return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    }
     FILE* out = argc > 1 ? fopen(argv[1], "w") : stdout;
-    if (!out) return 1;
+    if (!out) {
+        fprintf(stderr, "points_bench: cannot write %s\n", argv[1]);
+        return 1;
+    }
     fprintf(out, "overlap_m,colliding_surfels,contact_samples,time_ms\n");
     const tc_real overlaps[] = {0.001, 0.002, 0.004, 0.006, 0.009, 0.012, 0.016, 0.02, 0.025, 0.03, 0.04};
     for (size_t k = 0; k < sizeof overlaps / sizeof overlaps[0]; ++k) {

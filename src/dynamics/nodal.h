@@ -3,6 +3,7 @@
 #ifndef TC_NODAL_H
 #define TC_NODAL_H
 
+#include "geometry/trimesh.h"
 #include "world/state_io.h"
 
 static inline tc_vec3 tc_nodal_mean(const tc_vec3* q, const tc_real* m, int n, tc_real total_mass) {
@@ -29,6 +30,23 @@ static inline int tc_nodal_first_non_finite(const tc_vec3* x, const tc_vec3* v, 
     for (int k = 0; k < n; ++k)
         if (!tc_v3_is_finite(x[k]) || !tc_v3_is_finite(v[k])) return k;
     return -1;
+}
+
+/// Nearest hit of the segment o + t d, t in [0, max_t], with a surface of count triangles
+/// (node indices tris[3k..3k+2]) over the nodes x: *t and the unit face normal *n. Scans every
+/// triangle: rays are rare (picking).
+static inline bool tc_nodal_ray_cast(const tc_vec3* x, const int* tris, int count, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t,
+                                     tc_vec3* n) {
+    bool hit = false;
+    for (int k = 0; k < count; ++k) {
+        const int* v = tris + 3 * k;
+        tc_real s;
+        if (!tc_segment_triangle(o, tc_v3_madd(o, max_t, d), x[v[0]], x[v[1]], x[v[2]], &s, NULL) || (hit && s * max_t >= *t)) continue;
+        *t = s * max_t;
+        *n = tc_v3_normalize(tc_v3_cross(tc_v3_sub(x[v[1]], x[v[0]]), tc_v3_sub(x[v[2]], x[v[0]])));
+        hit = true;
+    }
+    return hit;
 }
 
 /// Checkpoint of the nodes: their count, positions and velocities.

@@ -3,15 +3,6 @@
 
 #include <stdio.h>
 
-static tc_scene* load(const char* name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
-    tc_error e;
-    tc_scene* s = tc_scene_load(path, &e);
-    if (!s) fail_msg("%s", e.message);
-    return s;
-}
-
 static void run(tc_scene* s, int steps) {
     tc_error e;
     for (int i = 0; i < steps; ++i)
@@ -20,7 +11,7 @@ static void run(tc_scene* s, int steps) {
 
 static void test_qr_press_force_equals_load(void** state) {
     (void)state;
-    tc_scene* s = load("qr_press");
+    tc_scene* s = tc_test_load_scene("qr_press");
     run(s, 90);
     tc_world* w = tc_scene_world(s);
     tc_body_id foot = tc_world_find_body(w, "foot");
@@ -34,7 +25,7 @@ static void test_qr_press_force_equals_load(void** state) {
 
 static void test_qr_spinning_ball_curves(void** state) {
     (void)state;
-    tc_scene* s = load("qr_spinning_ball");
+    tc_scene* s = tc_test_load_scene("qr_spinning_ball");
     run(s, 90);
     tc_vec3 p = tc_body_get_pose(tc_scene_world(s), tc_world_find_body(tc_scene_world(s), "ball")).p;
     printf("qr_spinning_ball: down the slope %.3f m, sideways %.3f m\n", -p.x, p.y);
@@ -44,7 +35,7 @@ static void test_qr_spinning_ball_curves(void** state) {
 
 static void test_points_cradle_passes_momentum(void** state) {
     (void)state;
-    tc_scene* s = load("points_cradle");
+    tc_scene* s = tc_test_load_scene("points_cradle");
     tc_world* w = tc_scene_world(s);
     tc_real v0 = 1, v4 = 0; // the first ball's slowest and the last ball's fastest speed
     for (int k = 0; k < 60; ++k) {
@@ -59,7 +50,7 @@ static void test_points_cradle_passes_momentum(void** state) {
 
 static void test_points_fracture_splits(void** state) {
     (void)state;
-    tc_scene* s = load("points_fracture");
+    tc_scene* s = tc_test_load_scene("points_fracture");
     run(s, 180);
     int bodies = tc_world_get_body_count(tc_scene_world(s));
     printf("points_fracture: %d bodies after 3 s (ground + putty at the start)\n", bodies);

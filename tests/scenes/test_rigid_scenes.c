@@ -4,15 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static tc_scene* load(const char* name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
-    tc_error e;
-    tc_scene* s = tc_scene_load(path, &e);
-    if (!s) fail_msg("%s", e.message);
-    return s;
-}
-
 static void step(tc_scene* s, int n) {
     tc_error e;
     for (int i = 0; i < n; ++i)
@@ -31,7 +22,7 @@ typedef struct drop_figures {
 } drop_figures;
 
 static drop_figures run_box_drop(const char* name) {
-    tc_scene* s = load(name);
+    tc_scene* s = tc_test_load_scene(name);
     int ip = metric_index(s, "box_penetration:box"), ia = metric_index(s, "box_alignment:box");
     drop_figures f = {0, 0, 0};
     int rest = 0;
@@ -80,7 +71,7 @@ static int snapshot(const tc_world* w, tc_body_id* ids, tc_vec3* pos, int cap) {
 
 static void test_pyramid_stands(void** state) {
     (void)state;
-    tc_scene* s = load("pyramid");
+    tc_scene* s = tc_test_load_scene("pyramid");
     static tc_body_id ids[256];
     static tc_vec3 pos[256];
     step(s, 60);
@@ -101,7 +92,7 @@ static void test_pyramid_stands(void** state) {
 
 static void test_brick_wall_stands_while_bricks_go(void** state) {
     (void)state;
-    tc_scene* s = load("brick_wall");
+    tc_scene* s = tc_test_load_scene("brick_wall");
     static tc_body_id ids[64];
     static tc_vec3 pos[64];
     step(s, 30);
@@ -117,7 +108,7 @@ static void test_brick_wall_stands_while_bricks_go(void** state) {
 
 static void test_tower_stands_then_tilts(void** state) {
     (void)state;
-    tc_scene* s = load("tower");
+    tc_scene* s = tc_test_load_scene("tower");
     static tc_body_id ids[16];
     static tc_vec3 pos[16];
     step(s, 60);
@@ -141,7 +132,7 @@ static void test_convex_rain_is_deterministic(void** state) {
     (void)state;
     uint64_t h[2];
     for (int k = 0; k < 2; ++k) {
-        tc_scene* s = load("convex_rain");
+        tc_scene* s = tc_test_load_scene("convex_rain");
         step(s, 40);
         h[k] = tc_world_hash(tc_scene_world(s));
         tc_scene_destroy(s);

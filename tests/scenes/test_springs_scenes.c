@@ -6,15 +6,6 @@
 
 #include <stdio.h>
 
-static tc_scene* load(const char* name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
-    tc_error e;
-    tc_scene* s = tc_scene_load(path, &e);
-    if (!s) fail_msg("%s", e.message);
-    return s;
-}
-
 static const tc_springs_body* body_named(tc_world* w, const char* name) {
     tc_body_id id = tc_world_find_body(w, name);
     assert_true(tc_body_is_valid(w, id));
@@ -40,7 +31,7 @@ static tc_vec3 top_direction(const tc_springs_body* b, const bool* top) {
 
 static void test_box_flips_and_rests(void** state) {
     (void)state;
-    tc_scene* s = load("springs_box_flip");
+    tc_scene* s = tc_test_load_scene("springs_box_flip");
     tc_world* w = tc_scene_world(s);
     const tc_springs_body* b = body_named(w, "box");
     static bool top[4096];
@@ -78,7 +69,7 @@ static bool tangled(const tc_springs_body* a, const tc_springs_body* b) {
 
 static void test_fall_rests_untangled(void** state) {
     (void)state;
-    tc_scene* s = load("springs_fall");
+    tc_scene* s = tc_test_load_scene("springs_fall");
     tc_world* w = tc_scene_world(s);
     const char* names[3] = {"box", "sphere", "torus"};
     tc_error e;

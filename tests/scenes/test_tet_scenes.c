@@ -5,15 +5,6 @@
 
 #include <stdio.h>
 
-static tc_scene* load(const char* name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
-    tc_error e;
-    tc_scene* s = tc_scene_load(path, &e);
-    if (!s) fail_msg("%s", e.message);
-    return s;
-}
-
 static void run(tc_scene* s, int steps, tc_real* max_ke) {
     tc_error e;
     for (int i = 0; i < steps; ++i) {
@@ -26,7 +17,7 @@ static void test_cubes_bounce_apart(void** state) {
     (void)state;
     const char* scenes[2] = {"tet_cubes", "tet_cubes_closest"};
     for (int k = 0; k < 2; ++k) {
-        tc_scene* s = load(scenes[k]);
+        tc_scene* s = tc_test_load_scene(scenes[k]);
         run(s, 40, NULL);
         tc_world* w = tc_scene_world(s);
         tc_body_id a = tc_world_find_body(w, "cube_a"), b = tc_world_find_body(w, "cube_b");
@@ -50,7 +41,7 @@ static void test_cubes_bounce_apart(void** state) {
 // overshot; 0.03-0.05 J now, against a 75 J impact peak), and no sphere sinks into another.
 static void test_spheres_pile_settles(void** state) {
     (void)state;
-    tc_scene* s = load("tet_sphere_stack");
+    tc_scene* s = tc_test_load_scene("tet_sphere_stack");
     tc_world* w = tc_scene_world(s);
     tc_real ke_max = 0, ke_late = 0, deepest = 0;
     run(s, 240, &ke_max);
@@ -78,7 +69,7 @@ static void test_spheres_pile_settles(void** state) {
 
 static void test_jelly_lands(void** state) {
     (void)state;
-    tc_scene* s = load("tet_on_rigid");
+    tc_scene* s = tc_test_load_scene("tet_on_rigid");
     run(s, 180, NULL);
     tc_world* w = tc_scene_world(s);
     tc_body_id j = tc_world_find_body(w, "jelly");
@@ -96,7 +87,7 @@ static void test_jelly_lands(void** state) {
 // Convex and concave bodies (an L-shaped TetGen mesh among them) come to rest on the ground.
 static void test_mixed_rests(void** state) {
     (void)state;
-    tc_scene* s = load("tet_mixed");
+    tc_scene* s = tc_test_load_scene("tet_mixed");
     tc_real ke_max = 0;
     run(s, 180, &ke_max);
     tc_world* w = tc_scene_world(s);
@@ -118,7 +109,7 @@ static void test_mixed_rests(void** state) {
 // it: no vertex inside the peg, centre near the peg's axis, at rest.
 static void test_ring_rests_around_peg(void** state) {
     (void)state;
-    tc_scene* s = load("tet_ring_peg");
+    tc_scene* s = tc_test_load_scene("tet_ring_peg");
     tc_real ke_max = 0;
     run(s, 150, &ke_max);
     tc_world* w = tc_scene_world(s);

@@ -64,4 +64,14 @@ static inline const char* tc_test_source_path(const char* rel, char* buf, size_t
     return buf;
 }
 
+/// Loads scenes/<name>.json of the source tree; fails the test with the loader's message.
+static inline tc_scene* tc_test_load_scene(const char* name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    return s;
+}
+
 #endif

@@ -85,22 +85,13 @@ static void test_damaged_files_are_refused(void** state) {
     assert_int_equal(e.code, TC_RESULT_IO);
 }
 
-static tc_scene* load_scene(const char* name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenes/%s.json", TACTUS_SOURCE_DIR, name);
-    tc_error e;
-    tc_scene* s = tc_scene_load(path, &e);
-    if (!s) fail_msg("%s", e.message);
-    return s;
-}
-
 // Point bodies resume bit-identically, surfels included, even across a fracture that happens
 // after the checkpoint; once a body has split the world cannot be written (the scene does not
 // create the parts) and the error names the body, leaving no file.
 static void test_points_resume_and_split_refused(void** state) {
     (void)state;
     tc_error e;
-    tc_scene* a = load_scene("points_fracture");
+    tc_scene* a = tc_test_load_scene("points_fracture");
     step_n(a, 125);
     assert_int_equal(tc_world_get_body_count(tc_scene_world(a)), 2);
     assert_int_equal(tc_scene_write_checkpoint(a, ck_path(), NULL, 0, &e), TC_RESULT_OK);

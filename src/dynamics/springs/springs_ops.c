@@ -183,17 +183,7 @@ static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
     const tc_springs_body* b = body(w, i);
-    bool hit = false;
-    for (int k = 0; k < b->tri_count; ++k) {
-        const int* v = b->tris + 3 * k;
-        tc_real s;
-        if (tc_segment_triangle(o, tc_v3_madd(o, max_t, d), b->x[v[0]], b->x[v[1]], b->x[v[2]], &s, NULL) && s * max_t < (hit ? *t : 1e300)) {
-            *t = s * max_t;
-            *n = tri_normal(b, k);
-            hit = true;
-        }
-    }
-    return hit;
+    return tc_nodal_ray_cast(b->x, b->tris, b->tri_count, o, d, max_t, t, n);
 }
 
 static tc_result apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {

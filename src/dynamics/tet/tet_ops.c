@@ -157,16 +157,7 @@ static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
     const tc_tet_body* b = body(w, i);
-    bool hit = false;
-    for (int f = 0; f < b->face_count; ++f) { // rays are rare (picking): every surface triangle
-        const int* v = b->faces + 3 * f;
-        tc_real s;
-        if (!tc_segment_triangle(o, tc_v3_madd(o, max_t, d), b->x[v[0]], b->x[v[1]], b->x[v[2]], &s, NULL) || (hit && s * max_t >= *t)) continue;
-        *t = s * max_t;
-        *n = tc_v3_normalize(tc_v3_cross(tc_v3_sub(b->x[v[1]], b->x[v[0]]), tc_v3_sub(b->x[v[2]], b->x[v[0]])));
-        hit = true;
-    }
-    return hit;
+    return tc_nodal_ray_cast(b->x, b->faces, b->face_count, o, d, max_t, t, n);
 }
 
 static tc_result apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
