@@ -1,7 +1,7 @@
 // Quasi-rigid contact: response matrix, LCP iterations, active nodes, coarse-to-fine (§9.4–9.6).
 #include "contact/quasi_contact.h"
 #include <math.h>
-#include "math/lcp_lemke.h"
+#include "contact/quasi_matrix.h"
 
 #define VP_TABLE_SIZE 257
 
@@ -14,7 +14,7 @@ void tc_quasi_patch_clear(tc_quasi_patch* pt) {
     tc_array_clear(&pt->pressure);
     tc_array_clear(&pt->disp_a);
     tc_array_clear(&pt->disp_b);
-    pt->level = pt->iterations = pt->pivots = 0;
+    pt->level = pt->iterations = pt->pivots = pt->lcp_iterations = pt->fallbacks = 0;
     pt->residual_penetration = 0;
 }
 
@@ -74,40 +74,102 @@ static tc_real kernel_value(const kernel_eval* k, tc_real sigma, tc_real dist) {
 
 static tc_real node_sigma(tc_real area) { return sqrt(area / (2 * TC_PI)); }
 
-// M = R_A + R_B over the patch nodes (row i receives, column k carries).
-static void assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb, kernel_eval* ka,
-                     kernel_eval* kb) {
+static tc_real layer_compliance(const tc_response_params* r) { return (1 - r->poisson) / r->shear_modulus; }
+
+// How the patch's matrix was built: both layers Boussinesq share one kernel, M = (c_A + c_B) K,
+// so u_A = c_A / (c_A + c_B) · M p; otherwise the tabulated kernels of each side.
+typedef struct patch_model {
+    kernel_eval ka, kb;
+    bool has_b, shared_kernel;
+    tc_real share_a;
+} patch_model;
+
+static bool boussinesq_pair(const tc_response_params* ra, const tc_response_params* rb) {
+    return ra->kind == TC_RESPONSE_BOUSSINESQ && (!rb || rb->kind == TC_RESPONSE_BOUSSINESQ);
+}
+
+// Boussinesq on both sides: the fast closed-form build (the scratch after q and w holds 6n reals).
+static void assemble_boussinesq(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
+                                patch_model* m) {
     int n = pt->nodes.count;
+    tc_real ca = layer_compliance(ra), cb = rb ? layer_compliance(rb) : 0;
+    tc_real* sigma = pt->scratch.data + 2 * n;
+    for (int k = 0; k < n; ++k) sigma[k] = node_sigma(pt->area.data[k]);
+    pt->symmetric = tc_quasi_matrix_boussinesq(n, pt->points.data, sigma, ca + cb, pt->matrix.data, sigma + n);
+    m->shared_kernel = true;
+    m->share_a = ca / (ca + cb);
+}
+
+// M = R_A + R_B over the patch nodes (row i receives, column k carries).
+static void assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb, patch_model* m) {
+    int n = pt->nodes.count;
+    m->has_b = rb != NULL;
+    m->shared_kernel = false;
+    if (boussinesq_pair(ra, rb)) {
+        assemble_boussinesq(pt, ra, rb, m);
+        return;
+    }
     tc_real sigma_mean = 0, r_max = 0;
     for (int i = 0; i < n; ++i) sigma_mean += node_sigma(pt->area.data[i]) / n;
     for (int i = 0; i < n; ++i) r_max = fmax(r_max, tc_v3_dist(pt->points.data[i], pt->points.data[0]));
     r_max *= 2;
-    kernel_init(ka, ra, sigma_mean, r_max);
-    if (rb) kernel_init(kb, rb, sigma_mean, r_max);
+    kernel_init(&m->ka, ra, sigma_mean, r_max);
+    if (rb) kernel_init(&m->kb, rb, sigma_mean, r_max);
     tc_real* M = pt->matrix.data;
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < n; ++k) {
             tc_real sigma = node_sigma(pt->area.data[k]);
             tc_real d = tc_v3_dist(pt->points.data[i], pt->points.data[k]);
-            M[(size_t)i * n + k] = kernel_value(ka, sigma, d) + (rb ? kernel_value(kb, sigma, d) : 0);
+            M[(size_t)i * n + k] = kernel_value(&m->ka, sigma, d) + (rb ? kernel_value(&m->kb, sigma, d) : 0);
         }
+    pt->symmetric = false; // the tabulated kernels are scaled per column
 }
 
-static void displacements(tc_quasi_patch* pt, const kernel_eval* ka, bool has_b) {
+// total = M p, skipping unloaded nodes.
+static void matrix_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     int n = pt->nodes.count;
-    // u_A = R_A p, u_B = R_B p: split the assembled sum by evaluating R_A directly
-    const tc_real* M = pt->matrix.data;
-    for (int i = 0; i < n; ++i) {
-        tc_real ua = 0, total = 0;
-        for (int k = 0; k < n; ++k) {
-            tc_real p = pt->pressure.data[k];
-            if (p == 0) continue;
-            total += M[(size_t)i * n + k] * p;
-            if (has_b) ua += kernel_value(ka, node_sigma(pt->area.data[k]), tc_v3_dist(pt->points.data[i], pt->points.data[k])) * p;
-        }
-        pt->disp_a.data[i] = has_b ? ua : total;
-        pt->disp_b.data[i] = has_b ? total - ua : 0;
+    const tc_real *M = pt->matrix.data, *p = pt->pressure.data;
+    if (pt->symmetric) {
+        tc_sym_matvec(n, M, p, total);
+        return;
     }
+    for (int i = 0; i < n; ++i) {
+        tc_real s = 0;
+        for (int k = 0; k < n; ++k)
+            if (p[k] != 0) s += M[(size_t)i * n + k] * p[k];
+        total[i] = s;
+    }
+}
+
+static void displacements(tc_quasi_patch* pt, const patch_model* m) {
+    int n = pt->nodes.count;
+    tc_real* total = pt->disp_b.data; // u_A + u_B first, split below
+    matrix_times_pressure(pt, total);
+    for (int i = 0; i < n; ++i) {
+        tc_real ua = total[i];
+        if (m->has_b && m->shared_kernel) {
+            ua = m->share_a * total[i];
+        } else if (m->has_b) { // u_A = R_A p, evaluated directly
+            ua = 0;
+            for (int k = 0; k < n; ++k) {
+                tc_real p = pt->pressure.data[k];
+                if (p == 0) continue;
+                tc_real d = tc_v3_dist(pt->points.data[i], pt->points.data[k]);
+                ua += kernel_value(&m->ka, node_sigma(pt->area.data[k]), d) * p;
+            }
+        }
+        pt->disp_a.data[i] = ua;
+        pt->disp_b.data[i] = m->has_b ? total[i] - ua : 0;
+    }
+}
+
+// MPRGP's relative complementarity tolerance: a tenth of the penetration tolerance, in units of
+// the largest separation.
+static tc_real solver_tolerance(const tc_quasi_patch* pt, const tc_real* q, tc_real tolerance) {
+    tc_real qmax = 0;
+    for (int i = 0; i < pt->nodes.count; ++i) qmax = fmax(qmax, fabs(q[i]));
+    tc_real rel = qmax > 0 ? 0.1 * tolerance / qmax : 1e-3;
+    return fmin(1e-3, fmax(1e-12, rel));
 }
 
 tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
@@ -116,22 +178,27 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     pt->iterations = pt->pivots = 0;
     pt->residual_penetration = 0;
     if (n == 0) return TC_RESULT_OK;
-    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 2 * n)) return TC_RESULT_OUT_OF_MEMORY;
+    pt->lcp_iterations = pt->fallbacks = 0;
+    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 9 * n)) return TC_RESULT_OUT_OF_MEMORY;
     for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
-    kernel_eval ka, kb;
-    assemble(pt, ra, rb, &ka, &kb);
+    patch_model model = {0};
+    assemble(pt, ra, rb, &model);
     tc_real* q = pt->scratch.data;
     tc_real* w = q + n;
     for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
     int max_it = params->max_iterations > 0 ? params->max_iterations : 1;
     tc_result result = TC_RESULT_OK;
     for (int it = 0; it < max_it; ++it) {
-        tc_lcp_stats st;
-        result = tc_lcp_lemke(n, pt->matrix.data, q, pt->pressure.data, w, &st);
+        tc_lcp_solve_stats st;
+        tc_real tol = solver_tolerance(pt, q, params->tolerance);
+        // warm start: the caller's pressures, then the previous iteration's
+        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, q, tol, pt->pressure.data, w, &st);
         pt->pivots += st.pivots;
+        pt->lcp_iterations += st.iterations;
+        pt->fallbacks += st.fell_back;
         pt->iterations = it + 1;
         if (result != TC_RESULT_OK) break;
-        displacements(pt, &ka, rb != NULL);
+        displacements(pt, &model);
         // Re-measure: A's node moves into A by u_A along B's normal; B's surface recedes by u_B.
         tc_real worst = 0;
         for (int i = 0; i < n; ++i) {

@@ -7,6 +7,7 @@
 #include "contact/quasi_response.h"
 #include "contact/quasi_tree.h"
 #include "geometry/pointset.h"
+#include "math/lcp_mprgp.h"
 
 /// The other side's surface: signed distance of world point p (negative inside) and its outward
 /// unit normal there.
@@ -39,20 +40,28 @@ typedef struct tc_quasi_patch {
     TC_ARRAY(tc_real) disp_a;     ///< A's surface displacement into A [m]
     TC_ARRAY(tc_real) disp_b;     ///< B's surface displacement into B [m] (0 for rigid B)
     TC_ARRAY(tc_real) matrix;     ///< scratch: the LCP matrix
-    TC_ARRAY(tc_real) scratch;    ///< scratch: q, w
+    TC_ARRAY(tc_real) scratch;    ///< scratch: q, w, matrix assembly
+    tc_lcp_method solver;         ///< LCP method (input, kept by clear; 0 = TC_LCP_AUTO)
     int level, iterations, pivots;
+    int lcp_iterations;           ///< MPRGP steps over all solves of the last call
+    int fallbacks;                ///< MPRGP solves that did not converge and went to Lemke
+    bool symmetric;               ///< the last matrix was symmetric (equal kernel widths)
     tc_real residual_penetration; ///< m, max(0, −s) after the last iteration
 } tc_quasi_patch;
 
 void tc_quasi_patch_clear(tc_quasi_patch* patch);
 void tc_quasi_patch_free(tc_quasi_patch* patch);
-/// Appends a node (world position p, area a); s0, normal and results are filled by the solve.
+/// Appends a node (world position p, area a); s0, normal and results are filled by the solve. Its
+/// pressure starts at 0 (the iterative solver's warm start; set pressure.data[i] to seed it).
 bool tc_quasi_patch_add(tc_quasi_patch* patch, int node, tc_vec3 p, tc_real area);
 
 /// Solves the LCP for the nodes already in patch against B (sdf): s = s0 + (R_A + R_B) p >= 0,
 /// p >= 0, s·p = 0; re-measures the separations at the displaced nodes and re-solves until the
 /// penetration is below params->tolerance (at most max_iterations). response_b NULL = rigid B.
-/// Returns the Lemke result (TC_RESULT_OK, INFEASIBLE, NOT_CONVERGED, OUT_OF_MEMORY).
+/// The LCP is solved by patch->solver (tc_lcp_solve): MPRGP warm-started from patch->pressure when
+/// the matrix is symmetric and large enough, Lemke otherwise or when MPRGP does not converge; MPRGP
+/// stops when the complementarity error is below 0.1·tolerance (relative to max|s0|, in [1e−12, 1e−3]).
+/// Returns the LCP result (TC_RESULT_OK, INFEASIBLE, NOT_CONVERGED, OUT_OF_MEMORY).
 tc_result tc_quasi_solve_nodes(tc_quasi_patch* patch, const tc_response_params* response_a,
                                const tc_response_params* response_b, tc_quasi_sdf_fn* sdf, const void* user,
                                const tc_quasi_contact_params* params);

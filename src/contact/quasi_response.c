@@ -16,6 +16,8 @@ tc_real tc_bessel_i0_scaled(tc_real z) {
     return poly / sqrt(ax); // e^{-x} I0(x) without forming e^{x}
 }
 
+tc_real tc_bessel_i0_scaled_far(tc_real z) { return tc_bessel_far_series(1 / z) / sqrt(2 * TC_PI * z); }
+
 static tc_real layer_constant(const tc_response_params* p) { return (1 - p->poisson) / (2 * TC_PI * p->shear_modulus); }
 
 tc_real tc_response_point(const tc_response_params* p, tc_real r) {

@@ -1,0 +1,82 @@
+// Fast assembly of the Boussinesq response matrix (see quasi_matrix.h). Compiled with
+// -fno-math-errno (src/CMakeLists.txt) so the far-field loop's sqrt vectorises.
+#include "contact/quasi_matrix.h"
+#include <math.h>
+#include "contact/quasi_response.h"
+
+enum { MIRROR_BLOCK = 64 };
+
+typedef struct patch_soa {
+    tc_real *x, *y, *z;   // node coordinates
+    tc_real* far_coef;    // compliance σ_k²: the far entry is far_coef/r · S(4σ_k²/r²)
+    tc_real* four_s2;     // 4σ_k²
+    tc_real* near_coef;   // compliance σ_k √(π/2): the exact entry is near_coef · e^{−z}I₀(z)
+} patch_soa;
+
+static patch_soa soa_fill(int n, const tc_vec3* p, const tc_real* sigma, bool uniform, tc_real compliance,
+                          tc_real* scratch) {
+    patch_soa s = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, scratch + 4 * n, scratch + 5 * n};
+    for (int k = 0; k < n; ++k) {
+        tc_real sg = uniform ? sigma[0] : sigma[k];
+        s.x[k] = p[k].x;
+        s.y[k] = p[k].y;
+        s.z[k] = p[k].z;
+        s.far_coef[k] = compliance * sg * sg;
+        s.four_s2[k] = 4 * sg * sg;
+        s.near_coef[k] = compliance * sg * sqrt(TC_PI / 2);
+    }
+    return s;
+}
+
+// Far-field form for columns [begin, end) of row i; the tiny shift keeps coincident points finite
+// (near_entries overwrites them).
+static void far_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
+    const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
+    for (int k = begin; k < end; ++k) {
+        tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
+        tc_real inv = 1 / (dx * dx + dy * dy + dz * dz + 1e-300);
+        row[k] = s->far_coef[k] * sqrt(inv) * tc_bessel_far_series(s->four_s2[k] * inv);
+    }
+}
+
+// Exact form where the series is not accurate enough (z < TC_BESSEL_FAR_Z, a few dozen columns).
+static void near_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
+    const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
+    for (int k = begin; k < end; ++k) {
+        tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
+        tc_real d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < TC_BESSEL_FAR_Z * s->four_s2[k]) row[k] = s->near_coef[k] * tc_bessel_i0_scaled(d2 / s->four_s2[k]);
+    }
+}
+
+// Copies the strict upper triangle into the lower one, block by block (cache-friendly transpose).
+static void mirror_upper(int n, tc_real* M) {
+    for (int bi = 0; bi < n; bi += MIRROR_BLOCK)
+        for (int bk = bi; bk < n; bk += MIRROR_BLOCK) {
+            int iend = bi + MIRROR_BLOCK < n ? bi + MIRROR_BLOCK : n;
+            int kend = bk + MIRROR_BLOCK < n ? bk + MIRROR_BLOCK : n;
+            for (int i = bi; i < iend; ++i)
+                for (int k = (bk > i + 1 ? bk : i + 1); k < kend; ++k) M[(size_t)k * n + i] = M[(size_t)i * n + k];
+        }
+}
+
+static bool sigma_uniform(int n, const tc_real* sigma) {
+    for (int k = 1; k < n; ++k)
+        if (fabs(sigma[k] - sigma[0]) > 1e-12 * sigma[0]) return false;
+    return true;
+}
+
+bool tc_quasi_matrix_boussinesq(int n, const tc_vec3* points, const tc_real* sigma, tc_real compliance, tc_real* M,
+                                tc_real* scratch) {
+    bool uniform = sigma_uniform(n, sigma);
+    patch_soa s = soa_fill(n, points, sigma, uniform, compliance, scratch);
+    for (int i = 0; i < n; ++i) {
+        tc_real* row = M + (size_t)i * n;
+        int begin = uniform ? i + 1 : 0; // symmetric: the upper half only
+        far_entries(&s, i, begin, n, row);
+        near_entries(&s, i, begin, n, row);
+        row[i] = s.near_coef[i]; // the bounded self term, e^0 I₀(0) = 1
+    }
+    if (uniform) mirror_upper(n, M);
+    return uniform;
+}

@@ -1,0 +1,228 @@
+// MPRGP for the symmetric positive definite LCP (see lcp_mprgp.h), after Dostál & Schöberl,
+// "Minimizing quadratic functions subject to bound constraints", Comput. Optim. Appl. 30 (2005).
+// Variables: x = z (the pressures), g = M x + q = w (the gradient of ½xᵀMx + qᵀx). The free
+// gradient φ is g on x > 0; the chopped gradient β is min(g, 0) on x = 0; the projected gradient
+// φ + β vanishes exactly at the LCP solution.
+#include "math/lcp_mprgp.h"
+#include <math.h>
+#include "core/core.h"
+
+void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
+    for (int i = 0; i < n; ++i) y[i] = 0;
+    for (int k = 0; k < n; ++k) {
+        tc_real xk = x[k];
+        if (xk == 0) continue; // pressures are zero on the separated nodes: skip their columns
+        const tc_real* row = M + (size_t)k * n;
+        for (int i = 0; i < n; ++i) y[i] += xk * row[i];
+    }
+}
+
+static tc_real dot(int n, const tc_real* a, const tc_real* b) {
+    tc_real s = 0;
+    for (int i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+static tc_real free_gradient(tc_real x, tc_real g) { return x > 0 ? g : 0; }
+static tc_real chopped_gradient(tc_real x, tc_real g) { return x > 0 ? 0 : fmin(g, 0); }
+
+static tc_real projected_gradient_norm(int n, const tc_real* x, const tc_real* g) {
+    tc_real m = 0;
+    for (int i = 0; i < n; ++i) m = fmax(m, fabs(free_gradient(x[i], g[i]) + chopped_gradient(x[i], g[i])));
+    return m;
+}
+
+// g = M x + q from scratch (the recursive updates drift by round-off).
+static void gradient(int n, const tc_real* M, const tc_real* q, const tc_real* x, tc_real* g) {
+    tc_sym_matvec(n, M, x, g);
+    for (int i = 0; i < n; ++i) g[i] += q[i];
+}
+
+// Dostál's test ‖β‖² <= Γ² φ̃ᵀφ (Γ = 1), φ̃ the reduced free gradient min(x/ᾱ, φ): when it fails,
+// the bound variables pull harder than the free ones and a proportioning step releases them.
+static bool proportional(int n, const tc_real* x, const tc_real* g, tc_real alpha_bar) {
+    tc_real beta2 = 0, phi2 = 0;
+    for (int i = 0; i < n; ++i) {
+        tc_real b = chopped_gradient(x[i], g[i]), f = free_gradient(x[i], g[i]);
+        beta2 += b * b;
+        if (x[i] > 0) phi2 += fmin(x[i] / alpha_bar, f) * f;
+    }
+    return beta2 <= phi2;
+}
+
+typedef struct mprgp {
+    int n;
+    const tc_real *M, *q;
+    tc_real *x, *g, *p, *Ap;
+    tc_real alpha_bar; // fixed step length of the expansion's gradient projection, in (0, 2/‖M‖]
+    int matvecs;
+} mprgp;
+
+static void set_p_to_free_gradient(mprgp* s) {
+    for (int i = 0; i < s->n; ++i) s->p[i] = free_gradient(s->x[i], s->g[i]);
+}
+
+// Largest step along −p that keeps x >= 0.
+static tc_real feasible_step(const mprgp* s) {
+    tc_real a = INFINITY;
+    for (int i = 0; i < s->n; ++i)
+        if (s->p[i] > 0) a = fmin(a, s->x[i] / s->p[i]);
+    return a;
+}
+
+// Expansion: go to the bound along −p, then a projected gradient step of length ᾱ on the free
+// gradient (this is what adds variables to the active set).
+static void expansion_step(mprgp* s, tc_real alpha_f) {
+    int n = s->n;
+    for (int i = 0; i < n; ++i) {
+        s->x[i] = fmax(0, s->x[i] - alpha_f * s->p[i]);
+        s->g[i] -= alpha_f * s->Ap[i];
+    }
+    for (int i = 0; i < n; ++i) s->x[i] = fmax(0, s->x[i] - s->alpha_bar * free_gradient(s->x[i], s->g[i]));
+    gradient(n, s->M, s->q, s->x, s->g);
+    s->matvecs++;
+    set_p_to_free_gradient(s);
+}
+
+// One MPRGP step; false when the curvature vanishes (M not positive definite in practice).
+static bool mprgp_step(mprgp* s) {
+    int n = s->n;
+    if (!proportional(n, s->x, s->g, s->alpha_bar)) {
+        for (int i = 0; i < n; ++i) s->p[i] = chopped_gradient(s->x[i], s->g[i]);
+        tc_sym_matvec(n, s->M, s->p, s->Ap);
+        s->matvecs++;
+        tc_real dAd = dot(n, s->p, s->Ap);
+        if (!(dAd > 0)) return false;
+        tc_real a = dot(n, s->g, s->p) / dAd; // > 0: the chopped gradient is a descent direction
+        for (int i = 0; i < n; ++i) {
+            s->x[i] = fmax(0, s->x[i] - a * s->p[i]);
+            s->g[i] -= a * s->Ap[i];
+        }
+        set_p_to_free_gradient(s);
+        return true;
+    }
+    tc_sym_matvec(n, s->M, s->p, s->Ap);
+    s->matvecs++;
+    tc_real pAp = dot(n, s->p, s->Ap);
+    if (!(pAp > 0)) return false;
+    tc_real a_cg = dot(n, s->g, s->p) / pAp, a_f = feasible_step(s);
+    if (a_cg > a_f) {
+        expansion_step(s, a_f);
+        return true;
+    }
+    for (int i = 0; i < n; ++i) {
+        s->x[i] = fmax(0, s->x[i] - a_cg * s->p[i]);
+        s->g[i] -= a_cg * s->Ap[i];
+    }
+    // conjugate the new free gradient against p: γ = φᵀAp / pᵀAp
+    tc_real num = 0;
+    for (int i = 0; i < n; ++i) num += free_gradient(s->x[i], s->g[i]) * s->Ap[i];
+    tc_real gamma = num / pAp;
+    for (int i = 0; i < n; ++i) s->p[i] = free_gradient(s->x[i], s->g[i]) - gamma * s->p[i];
+    return true;
+}
+
+static tc_real residual_of(int n, const tc_real* M, const tc_real* q, const tc_real* z, const tc_real* w,
+                           tc_real m_norm) {
+    tc_real zmax = 0, qmax = 0;
+    for (int i = 0; i < n; ++i) zmax = fmax(zmax, fabs(z[i])), qmax = fmax(qmax, fabs(q[i]));
+    (void)M;
+    tc_real wscale = fmax(fmax(qmax, m_norm * zmax), 1e-300), zscale = fmax(zmax, 1e-300), worst = 0;
+    for (int i = 0; i < n; ++i)
+        worst = fmax(worst, fmax(fmax(-z[i] / zscale, -w[i] / wscale), fabs(w[i] * z[i]) / (wscale * zscale)));
+    return worst;
+}
+
+// ‖M‖∞ (an upper bound of ‖M‖₂ for symmetric M), or a negative value on non-finite entries.
+static tc_real inf_norm_checked(int n, const tc_real* M) {
+    tc_real best = 0;
+    for (int i = 0; i < n; ++i) {
+        tc_real s = 0;
+        for (int k = 0; k < n; ++k) s += fabs(M[(size_t)i * n + k]);
+        if (!isfinite(s)) return -1;
+        best = fmax(best, s);
+    }
+    return best;
+}
+
+static bool all_nonnegative(int n, const tc_real* q) {
+    for (int i = 0; i < n; ++i)
+        if (q[i] < 0) return false;
+    return true;
+}
+
+tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
+                       tc_real* w, tc_real* work, tc_lcp_iter_stats* stats) {
+    tc_lcp_iter_stats st = {0, 0, 0};
+    if (stats) *stats = st;
+    if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
+    tc_real qmax = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!isfinite(q[i]) || !isfinite(z[i])) return TC_RESULT_INVALID_ARGUMENT;
+        qmax = fmax(qmax, fabs(q[i]));
+    }
+    if (all_nonnegative(n, q)) { // z = 0 is the solution: nothing presses
+        for (int i = 0; i < n; ++i) z[i] = 0;
+        if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
+        return TC_RESULT_OK;
+    }
+    tc_real m_norm = inf_norm_checked(n, M);
+    if (m_norm < 0) return TC_RESULT_INVALID_ARGUMENT;
+    if (!(m_norm > 0)) return TC_RESULT_NOT_CONVERGED; // M = 0 is not positive definite
+    mprgp s = {n, M, q, z, work, work + n, work + 2 * n, 1.9 / m_norm, 0};
+    for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]);
+    gradient(n, M, q, s.x, s.g);
+    s.matvecs = 1;
+    set_p_to_free_gradient(&s);
+    tc_real eps = tol * qmax;
+    bool converged = false;
+    while (st.iterations < max_iterations) {
+        if (projected_gradient_norm(n, s.x, s.g) <= eps) {
+            gradient(n, M, q, s.x, s.g); // confirm on the exact gradient
+            s.matvecs++;
+            if (projected_gradient_norm(n, s.x, s.g) <= eps) {
+                converged = true;
+                break;
+            }
+            set_p_to_free_gradient(&s);
+        }
+        ++st.iterations;
+        if (!mprgp_step(&s)) break;
+    }
+    if (!converged) {
+        gradient(n, M, q, s.x, s.g);
+        s.matvecs++;
+        converged = projected_gradient_norm(n, s.x, s.g) <= eps;
+    }
+    st.matvecs = s.matvecs;
+    st.residual = residual_of(n, M, q, s.x, s.g, m_norm);
+    if (w) memcpy(w, s.g, (size_t)n * sizeof(tc_real));
+    if (stats) *stats = st;
+    return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
+}
+
+tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
+                       tc_real* z, tc_real* w, tc_lcp_solve_stats* stats) {
+    tc_lcp_solve_stats st = {0, 0, 0, false, 0};
+    bool iterative = symmetric && method != TC_LCP_LEMKE && (method == TC_LCP_ITERATIVE || n > TC_LCP_LEMKE_MAX_N);
+    tc_result result = TC_RESULT_OK;
+    if (iterative) {
+        size_t bytes = 4 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
+        tc_real* work = tc_alloc(bytes);
+        if (!work) return TC_RESULT_OUT_OF_MEMORY;
+        tc_lcp_iter_stats it;
+        result = tc_lcp_mprgp(n, M, q, tol, 50 + n / 2, z, w, work, &it);
+        tc_free(work, bytes);
+        st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
+        st.fell_back = result == TC_RESULT_NOT_CONVERGED;
+        if (!st.fell_back) {
+            if (stats) *stats = st;
+            return result;
+        }
+    }
+    tc_lcp_stats ls;
+    result = tc_lcp_lemke(n, M, q, z, w, &ls);
+    st.pivots = ls.pivots, st.residual = ls.residual;
+    if (stats) *stats = st;
+    return result;
+}

@@ -1,0 +1,58 @@
+// An iterative solver for the LCP with a symmetric positive definite matrix: w = M z + q >= 0,
+// z >= 0, w·z = 0 is the bound-constrained convex QP min ½ zᵀMz + qᵀz, z >= 0, solved by MPRGP
+// (modified proportioning with reduced gradient projections, Dostál & Schöberl 2005): conjugate
+// gradients on the free set, expansion steps along the projected gradient when a step would leave
+// the feasible set, proportioning steps that release bound variables whose gradient pulls inwards.
+// tc_lcp_solve picks it or Lemke and falls back to Lemke when it does not converge.
+#ifndef TC_LCP_MPRGP_H
+#define TC_LCP_MPRGP_H
+#include "math/lcp_lemke.h"
+
+/// Statistics of an iterative solve.
+typedef struct tc_lcp_iter_stats {
+    int iterations;   ///< CG, expansion and proportioning steps
+    int matvecs;      ///< products with M (each O(n · nonzeros of the vector))
+    tc_real residual; ///< max over i of −z_i/|z|∞, −w_i/s, |w_i z_i|/(s |z|∞), s = max(|q|∞, |M|∞|z|∞)
+} tc_lcp_iter_stats;
+
+/// MPRGP for symmetric positive definite M (n×n, row-major; symmetry is not checked). Stops when
+/// the projected gradient (w on z > 0, min(w, 0) on z = 0) is at most tol·|q|∞ (tol relative,
+/// > 0), re-measured on w = Mz + q recomputed from scratch; at most max_iterations steps.
+/// z holds the warm start on entry (negatives are clipped) and the solution on exit; w (may be
+/// NULL) receives M z + q. work holds 4n reals. stats may be NULL.
+/// Returns TC_RESULT_OK, TC_RESULT_NOT_CONVERGED (z holds the last iterate),
+/// TC_RESULT_INVALID_ARGUMENT for n < 1, tol <= 0 or non-finite input.
+tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
+                       tc_real* w, tc_real* work, tc_lcp_iter_stats* stats);
+
+/// y = M x for a symmetric n×n M (row-major), skipping the zero entries of x: row k of M is its
+/// column k, so the product is a sum of contiguous axpys. y must not alias x.
+void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y);
+
+/// Which LCP method tc_lcp_solve uses.
+typedef enum tc_lcp_method {
+    TC_LCP_AUTO = 0, ///< MPRGP for symmetric M with n > TC_LCP_LEMKE_MAX_N, else Lemke; Lemke if MPRGP fails
+    TC_LCP_LEMKE,    ///< always Lemke (exact pivoting, O(n²) per pivot)
+    TC_LCP_ITERATIVE,///< MPRGP whenever M is symmetric (any n), Lemke otherwise or if MPRGP fails
+} tc_lcp_method;
+
+/// Sizes up to this one go to Lemke under TC_LCP_AUTO (exact and about as fast there).
+#define TC_LCP_LEMKE_MAX_N 48
+
+/// What tc_lcp_solve did.
+typedef struct tc_lcp_solve_stats {
+    int pivots;       ///< Lemke pivots (0 if Lemke did not run)
+    int iterations;   ///< MPRGP steps (0 if it did not run)
+    int matvecs;      ///< MPRGP products with M
+    bool fell_back;   ///< MPRGP ran and did not converge, Lemke solved instead
+    tc_real residual; ///< of the method that produced z
+} tc_lcp_solve_stats;
+
+/// Solves the LCP w = Mz + q with the chosen method. symmetric: M is symmetric positive definite
+/// (required for MPRGP). tol: MPRGP's relative tolerance (see tc_lcp_mprgp). z: warm start on entry
+/// for MPRGP (ignored by Lemke), the solution on exit; w (may be NULL) receives Mz + q.
+/// Returns the result of the method that ran last (see tc_lcp_lemke); OUT_OF_MEMORY.
+tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
+                       tc_real* z, tc_real* w, tc_lcp_solve_stats* stats);
+
+#endif
