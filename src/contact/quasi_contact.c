@@ -88,7 +88,7 @@ static bool boussinesq_pair(const tc_response_params* ra, const tc_response_para
     return ra->kind == TC_RESPONSE_BOUSSINESQ && (!rb || rb->kind == TC_RESPONSE_BOUSSINESQ);
 }
 
-// Boussinesq on both sides: the fast closed-form build (the scratch after q and w holds 6n reals).
+// Boussinesq on both sides: the fast closed-form build (the scratch after q and w holds 8n reals: σ and 7n).
 static void assemble_boussinesq(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
                                 patch_model* m) {
     int n = pt->nodes.count;
@@ -179,7 +179,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     pt->residual_penetration = 0;
     if (n == 0) return TC_RESULT_OK;
     pt->lcp_iterations = pt->fallbacks = 0;
-    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 9 * n)) return TC_RESULT_OUT_OF_MEMORY;
+    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 10 * n)) return TC_RESULT_OUT_OF_MEMORY;
     for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
     patch_model model = {0};
     assemble(pt, ra, rb, &model);

@@ -11,11 +11,13 @@ typedef struct patch_soa {
     tc_real* far_coef;    // compliance σ_k²: the far entry is far_coef/r · S(4σ_k²/r²)
     tc_real* four_s2;     // 4σ_k²
     tc_real* near_coef;   // compliance σ_k √(π/2): the exact entry is near_coef · e^{−z}I₀(z)
+    tc_real* near_above;  // the far form at z = TC_BESSEL_FAR_Z: it decreases with r, so larger is near
 } patch_soa;
 
 static patch_soa soa_fill(int n, const tc_vec3* p, const tc_real* sigma, bool uniform, tc_real compliance,
                           tc_real* scratch) {
-    patch_soa s = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, scratch + 4 * n, scratch + 5 * n};
+    patch_soa s = {scratch, scratch + n, scratch + 2 * n, scratch + 3 * n, scratch + 4 * n, scratch + 5 * n, scratch + 6 * n};
+    const tc_real far_at_edge = tc_bessel_far_series(1 / TC_BESSEL_FAR_Z) / (2 * sqrt(TC_BESSEL_FAR_Z));
     for (int k = 0; k < n; ++k) {
         tc_real sg = uniform ? sigma[0] : sigma[k];
         s.x[k] = p[k].x;
@@ -24,6 +26,7 @@ static patch_soa soa_fill(int n, const tc_vec3* p, const tc_real* sigma, bool un
         s.far_coef[k] = compliance * sg * sg;
         s.four_s2[k] = 4 * sg * sg;
         s.near_coef[k] = compliance * sg * sqrt(TC_PI / 2);
+        s.near_above[k] = compliance * sg * far_at_edge; // far_coef / r at r = 2σ√z_far
     }
     return s;
 }
@@ -39,13 +42,15 @@ static void far_entries(const patch_soa* s, int i, int begin, int end, tc_real* 
     }
 }
 
-// Exact form where the series is not accurate enough (z < TC_BESSEL_FAR_Z, a few dozen columns).
+// Exact form where the series is not accurate enough (z < TC_BESSEL_FAR_Z, a few dozen columns),
+// found by the far value itself: it exceeds near_above exactly when z < TC_BESSEL_FAR_Z.
 static void near_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
     const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
     for (int k = begin; k < end; ++k) {
+        if (!(row[k] > s->near_above[k])) continue;
         tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
         tc_real d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 < TC_BESSEL_FAR_Z * s->four_s2[k]) row[k] = s->near_coef[k] * tc_bessel_i0_scaled(d2 / s->four_s2[k]);
+        row[k] = s->near_coef[k] * tc_bessel_i0_scaled(d2 / s->four_s2[k]);
     }
 }
 

@@ -145,6 +145,12 @@ static tc_real inf_norm_checked(int n, const tc_real* M) {
     return best;
 }
 
+static bool all_finite(int n, const tc_real* v) {
+    for (int i = 0; i < n; ++i)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
 static bool all_nonnegative(int n, const tc_real* q) {
     for (int i = 0; i < n; ++i)
         if (q[i] < 0) return false;
@@ -194,8 +200,130 @@ tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, i
         s.matvecs++;
         converged = projected_gradient_norm(n, s.x, s.g) <= eps;
     }
+    // no O(n²) scan of M up front: a non-finite entry that was used shows in the result
+    if (!all_finite(n, s.x) || !all_finite(n, s.g)) return TC_RESULT_INVALID_ARGUMENT;
     st.matvecs = s.matvecs;
-    st.residual = residual_of(n, M, q, s.x, s.g, m_norm);
+    st.residual = residual_of(n, M, q, s.x, s.g, 0);
+    if (w) memcpy(w, s.g, (size_t)n * sizeof(tc_real));
+    if (stats) *stats = st;
+    return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
+}
+
+// ---- Polonsky–Keer conjugate gradients -------------------------------------------------------
+
+typedef struct pk_state {
+    int n;
+    const tc_real *M, *q;
+    tc_real *x, *g, *t, *r, *dx;
+    int matvecs;
+} pk_state;
+
+// g += Σ_j dx_j M[j, :] over the nodes whose pressure the projection changed (dx reset to 0).
+static void apply_corrections(pk_state* s) {
+    for (int j = 0; j < s->n; ++j) {
+        tc_real d = s->dx[j];
+        if (d == 0) continue;
+        const tc_real* row = s->M + (size_t)j * s->n;
+        for (int i = 0; i < s->n; ++i) s->g[i] += d * row[i];
+        s->dx[j] = 0;
+    }
+}
+
+// A cold start has no loaded node to run CG on: one exact line search along the chopped gradient.
+static void pk_cold_start(pk_state* s) {
+    int n = s->n;
+    for (int i = 0; i < n; ++i) s->t[i] = fmin(s->g[i], 0);
+    tc_sym_matvec(n, s->M, s->t, s->r);
+    s->matvecs++;
+    tc_real tt = dot(n, s->t, s->t), trt = dot(n, s->t, s->r);
+    tc_real a = trt > 0 ? tt / trt : 0;
+    for (int i = 0; i < n; ++i) {
+        s->x[i] = -a * s->t[i];
+        s->g[i] -= a * s->r[i];
+        s->t[i] = 0;
+    }
+}
+
+// One PK iteration; returns false when the curvature vanishes. *conjugate carries δ.
+static bool pk_step(pk_state* s, tc_real* g_old, bool* conjugate) {
+    int n = s->n;
+    tc_real G = 0;
+    for (int i = 0; i < n; ++i)
+        if (s->x[i] > 0) G += s->g[i] * s->g[i];
+    tc_real beta = *conjugate && *g_old > 0 ? G / *g_old : 0;
+    for (int i = 0; i < n; ++i) s->t[i] = s->x[i] > 0 ? s->g[i] + beta * s->t[i] : 0;
+    *g_old = G;
+    tc_sym_matvec(n, s->M, s->t, s->r);
+    s->matvecs++;
+    tc_real num = 0, den = 0;
+    for (int i = 0; i < n; ++i)
+        if (s->x[i] > 0) num += s->g[i] * s->t[i], den += s->r[i] * s->t[i];
+    if (!(den > 0)) return false;
+    tc_real tau = num / den;
+    bool entered = false;
+    for (int i = 0; i < n; ++i) {
+        bool loaded = s->x[i] > 0;
+        if (loaded) {
+            tc_real xn = s->x[i] - tau * s->t[i];
+            if (xn < 0) s->dx[i] = -xn, xn = 0; // the update below assumed xn: correct to 0
+            s->x[i] = xn;
+        }
+        s->g[i] -= tau * s->r[i];
+        if (!loaded && s->g[i] < 0) { // penetrating without pressure: enters the contact
+            tc_real add = -tau * s->g[i];
+            s->x[i] = add, s->dx[i] += add, entered = true;
+        }
+    }
+    apply_corrections(s);
+    *conjugate = !entered;
+    return true;
+}
+
+tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
+                    tc_real* work, tc_lcp_iter_stats* stats) {
+    tc_lcp_iter_stats st = {0, 0, 0};
+    if (stats) *stats = st;
+    if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
+    tc_real qmax = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!isfinite(q[i]) || !isfinite(z[i])) return TC_RESULT_INVALID_ARGUMENT;
+        qmax = fmax(qmax, fabs(q[i]));
+    }
+    if (all_nonnegative(n, q)) { // z = 0 is the solution: nothing presses
+        for (int i = 0; i < n; ++i) z[i] = 0;
+        if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
+        return TC_RESULT_OK;
+    }
+    pk_state s = {n, M, q, z, work, work + n, work + 2 * n, work + 3 * n, 0};
+    bool cold = true;
+    for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), cold = cold && s.x[i] == 0, s.t[i] = s.dx[i] = 0;
+    gradient(n, M, q, s.x, s.g);
+    s.matvecs = 1;
+    if (cold) pk_cold_start(&s);
+    tc_real eps = tol * qmax, g_old = 0;
+    bool converged = false, conjugate = false;
+    while (st.iterations < max_iterations) {
+        if (projected_gradient_norm(n, s.x, s.g) <= eps) {
+            gradient(n, M, q, s.x, s.g); // confirm on the exact gradient
+            s.matvecs++;
+            if (projected_gradient_norm(n, s.x, s.g) <= eps) {
+                converged = true;
+                break;
+            }
+            conjugate = false;
+        }
+        ++st.iterations;
+        if (!pk_step(&s, &g_old, &conjugate)) break;
+    }
+    if (!converged) {
+        gradient(n, M, q, s.x, s.g);
+        s.matvecs++;
+        converged = projected_gradient_norm(n, s.x, s.g) <= eps;
+    }
+    // no O(n²) scan of M up front: a non-finite entry that was used shows in the result
+    if (!all_finite(n, s.x) || !all_finite(n, s.g)) return TC_RESULT_INVALID_ARGUMENT;
+    st.matvecs = s.matvecs;
+    st.residual = residual_of(n, M, q, s.x, s.g, 0);
     if (w) memcpy(w, s.g, (size_t)n * sizeof(tc_real));
     if (stats) *stats = st;
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
@@ -204,14 +332,14 @@ tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, i
 tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
                        tc_real* z, tc_real* w, tc_lcp_solve_stats* stats) {
     tc_lcp_solve_stats st = {0, 0, 0, false, 0};
-    bool iterative = symmetric && method != TC_LCP_LEMKE && (method == TC_LCP_ITERATIVE || n > TC_LCP_LEMKE_MAX_N);
+    bool iterative = symmetric && method != TC_LCP_LEMKE && (method != TC_LCP_AUTO || n > TC_LCP_LEMKE_MAX_N);
     tc_result result = TC_RESULT_OK;
     if (iterative) {
-        size_t bytes = 4 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
+        size_t bytes = 5 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
         tc_real* work = tc_alloc(bytes);
         if (!work) return TC_RESULT_OUT_OF_MEMORY;
         tc_lcp_iter_stats it;
-        result = tc_lcp_mprgp(n, M, q, tol, 50 + n / 2, z, w, work, &it);
+        result = (method == TC_LCP_MPRGP ? tc_lcp_mprgp : tc_lcp_pk)(n, M, q, tol, 50 + n / 2, z, w, work, &it);
         tc_free(work, bytes);
         st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
         st.fell_back = result == TC_RESULT_NOT_CONVERGED;

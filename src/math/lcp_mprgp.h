@@ -3,7 +3,8 @@
 // (modified proportioning with reduced gradient projections, Dostál & Schöberl 2005): conjugate
 // gradients on the free set, expansion steps along the projected gradient when a step would leave
 // the feasible set, proportioning steps that release bound variables whose gradient pulls inwards.
-// tc_lcp_solve picks it or Lemke and falls back to Lemke when it does not converge.
+// tc_lcp_lemke, tc_lcp_pk or tc_lcp_mprgp are picked by tc_lcp_solve, which falls back to Lemke when
+// an iterative method does not converge.
 #ifndef TC_LCP_MPRGP_H
 #define TC_LCP_MPRGP_H
 #include "math/lcp_lemke.h"
@@ -25,15 +26,23 @@ typedef struct tc_lcp_iter_stats {
 tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
                        tc_real* w, tc_real* work, tc_lcp_iter_stats* stats);
 
+/// The Polonsky–Keer conjugate-gradient method of boundary-element contact mechanics (Wear 231,
+/// 1999), displacement-controlled: CG on the loaded set, pressures clipped at 0, penetrating
+/// unloaded nodes enter with pressure −τ w_i and restart the conjugation. One product with M per
+/// step plus one row per changed node. Same contract as tc_lcp_mprgp; work holds 5n reals.
+tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
+                    tc_real* work, tc_lcp_iter_stats* stats);
+
 /// y = M x for a symmetric n×n M (row-major), skipping the zero entries of x: row k of M is its
 /// column k, so the product is a sum of contiguous axpys. y must not alias x.
 void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y);
 
 /// Which LCP method tc_lcp_solve uses.
 typedef enum tc_lcp_method {
-    TC_LCP_AUTO = 0, ///< MPRGP for symmetric M with n > TC_LCP_LEMKE_MAX_N, else Lemke; Lemke if MPRGP fails
+    TC_LCP_AUTO = 0, ///< Polonsky–Keer for symmetric M with n > TC_LCP_LEMKE_MAX_N, else Lemke
     TC_LCP_LEMKE,    ///< always Lemke (exact pivoting, O(n²) per pivot)
-    TC_LCP_ITERATIVE,///< MPRGP whenever M is symmetric (any n), Lemke otherwise or if MPRGP fails
+    TC_LCP_PK,       ///< Polonsky–Keer whenever M is symmetric (any n)
+    TC_LCP_MPRGP,    ///< MPRGP whenever M is symmetric (any n)
 } tc_lcp_method;
 
 /// Sizes up to this one go to Lemke under TC_LCP_AUTO (exact and about as fast there).
@@ -42,15 +51,16 @@ typedef enum tc_lcp_method {
 /// What tc_lcp_solve did.
 typedef struct tc_lcp_solve_stats {
     int pivots;       ///< Lemke pivots (0 if Lemke did not run)
-    int iterations;   ///< MPRGP steps (0 if it did not run)
-    int matvecs;      ///< MPRGP products with M
-    bool fell_back;   ///< MPRGP ran and did not converge, Lemke solved instead
+    int iterations;   ///< iterative steps (0 if no iterative method ran)
+    int matvecs;      ///< their products with M
+    bool fell_back;   ///< an iterative method ran and did not converge, Lemke solved instead
     tc_real residual; ///< of the method that produced z
 } tc_lcp_solve_stats;
 
 /// Solves the LCP w = Mz + q with the chosen method. symmetric: M is symmetric positive definite
-/// (required for MPRGP). tol: MPRGP's relative tolerance (see tc_lcp_mprgp). z: warm start on entry
-/// for MPRGP (ignored by Lemke), the solution on exit; w (may be NULL) receives Mz + q.
+/// (required by the iterative methods; Lemke runs otherwise). tol: their relative tolerance (see
+/// tc_lcp_mprgp). Iteration cap 50 + n/2, then Lemke. z: warm start on entry for the iterative
+/// methods (ignored by Lemke), the solution on exit; w (may be NULL) receives Mz + q.
 /// Returns the result of the method that ran last (see tc_lcp_lemke); OUT_OF_MEMORY.
 tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
                        tc_real* z, tc_real* w, tc_lcp_solve_stats* stats);
