@@ -229,19 +229,22 @@ static void apply_corrections(pk_state* s) {
     }
 }
 
-// A cold start has no loaded node to run CG on: one exact line search along the chopped gradient.
-static void pk_cold_start(pk_state* s) {
+// When no loaded node has a gradient left (a cold start, or a set solved exactly) CG has no
+// direction: release the penetrating unloaded nodes by an exact line search along their gradient.
+static bool pk_release_step(pk_state* s) {
     int n = s->n;
-    for (int i = 0; i < n; ++i) s->t[i] = fmin(s->g[i], 0);
+    for (int i = 0; i < n; ++i) s->t[i] = s->x[i] > 0 ? 0 : fmin(s->g[i], 0);
     tc_sym_matvec(n, s->M, s->t, s->r);
     s->matvecs++;
     tc_real tt = dot(n, s->t, s->t), trt = dot(n, s->t, s->r);
-    tc_real a = trt > 0 ? tt / trt : 0;
+    if (!(trt > 0)) return false;
+    tc_real a = tt / trt;
     for (int i = 0; i < n; ++i) {
-        s->x[i] = -a * s->t[i];
+        s->x[i] -= a * s->t[i];
         s->g[i] -= a * s->r[i];
         s->t[i] = 0;
     }
+    return true;
 }
 
 // One PK iteration; returns false when the curvature vanishes. *conjugate carries δ.
@@ -250,6 +253,10 @@ static bool pk_step(pk_state* s, tc_real* g_old, bool* conjugate) {
     tc_real G = 0;
     for (int i = 0; i < n; ++i)
         if (s->x[i] > 0) G += s->g[i] * s->g[i];
+    if (G == 0) {
+        *conjugate = false;
+        return pk_release_step(s);
+    }
     tc_real beta = *conjugate && *g_old > 0 ? G / *g_old : 0;
     for (int i = 0; i < n; ++i) s->t[i] = s->x[i] > 0 ? s->g[i] + beta * s->t[i] : 0;
     *g_old = G;
@@ -295,11 +302,9 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
         return TC_RESULT_OK;
     }
     pk_state s = {n, M, q, z, work, work + n, work + 2 * n, work + 3 * n, 0};
-    bool cold = true;
-    for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), cold = cold && s.x[i] == 0, s.t[i] = s.dx[i] = 0;
+    for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), s.t[i] = s.dx[i] = 0;
     gradient(n, M, q, s.x, s.g);
     s.matvecs = 1;
-    if (cold) pk_cold_start(&s);
     tc_real eps = tol * qmax, g_old = 0;
     bool converged = false, conjugate = false;
     while (st.iterations < max_iterations) {

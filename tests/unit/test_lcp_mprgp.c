@@ -1,0 +1,221 @@
+// Iterative LCP solvers for SPD matrices (Polonsky–Keer CG, MPRGP) and tc_lcp_solve's dispatch:
+// known solutions, brute-force enumeration (n <= 10), Lemke on n = 200, scale invariance, warm
+// starts, fallback to Lemke.
+#include "tc_test.h"
+#include "math/lcp_mprgp.h"
+
+typedef tc_result iterative_fn(int, const tc_real*, const tc_real*, tc_real, int, tc_real*, tc_real*, tc_real*,
+                               tc_lcp_iter_stats*);
+static iterative_fn* const methods[2] = {tc_lcp_pk, tc_lcp_mprgp};
+
+static tc_real rnd(unsigned* s) {
+    *s = *s * 1664525u + 1013904223u;
+    return (*s >> 8) / 16777216.0;
+}
+
+// M = B Bᵀ + shift I with B uniform in [-1, 1]: symmetric positive definite.
+static void random_spd(int n, unsigned* seed, tc_real shift, tc_real* M) {
+    tc_real* B = malloc((size_t)n * n * sizeof(tc_real));
+    for (int i = 0; i < n * n; ++i) B[i] = 2 * rnd(seed) - 1;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            tc_real s = i == j ? shift : 0;
+            for (int k = 0; k < n; ++k) s += B[i * n + k] * B[j * n + k];
+            M[i * n + j] = s;
+        }
+    free(B);
+}
+
+static void test_known_2x2(void** state) {
+    (void)state;
+    for (int m = 0; m < 2; ++m) {
+        tc_real M[4] = {2, 1, 1, 2}, q[2] = {-5, -6}, z[2] = {0, 0}, w[2], work[10];
+        tc_lcp_iter_stats st;
+        assert_int_equal(methods[m](2, M, q, 1e-13, 100, z, w, work, &st), TC_RESULT_OK);
+        assert_near(z[0], 4.0 / 3, 1e-12);
+        assert_near(z[1], 7.0 / 3, 1e-12);
+        assert_near(w[0], 0, 1e-12);
+        assert_true(st.residual < 1e-12);
+        // one contact separates: z = (1, 0), w = (0, 4)
+        q[0] = -2, q[1] = 3, z[0] = z[1] = 0;
+        assert_int_equal(methods[m](2, M, q, 1e-13, 100, z, w, work, NULL), TC_RESULT_OK);
+        assert_near(z[0], 1, 1e-12);
+        assert_near(z[1], 0, 0);
+        assert_near(w[1], 4, 1e-12);
+        // q >= 0: z = 0 at once, whatever the warm start
+        q[0] = 0.5, q[1] = 0, z[0] = z[1] = 7;
+        assert_int_equal(methods[m](2, M, q, 1e-13, 100, z, w, work, &st), TC_RESULT_OK);
+        assert_true(z[0] == 0 && z[1] == 0 && w[0] == 0.5 && st.iterations == 0);
+        // bad input
+        q[0] = NAN;
+        assert_int_equal(methods[m](2, M, q, 1e-13, 100, z, w, work, NULL), TC_RESULT_INVALID_ARGUMENT);
+        q[0] = -1;
+        assert_int_equal(methods[m](2, M, q, 0, 100, z, w, work, NULL), TC_RESULT_INVALID_ARGUMENT);
+        assert_int_equal(methods[m](0, M, q, 1e-9, 100, z, w, work, NULL), TC_RESULT_INVALID_ARGUMENT);
+    }
+}
+
+// Solves A x = b (k×k, overwritten) by Gaussian elimination with partial pivoting.
+static bool solve_dense(int k, tc_real* A, tc_real* b) {
+    for (int c = 0; c < k; ++c) {
+        int p = c;
+        for (int r = c + 1; r < k; ++r)
+            if (fabs(A[r * k + c]) > fabs(A[p * k + c])) p = r;
+        if (fabs(A[p * k + c]) < 1e-14) return false;
+        for (int j = 0; j < k; ++j) {
+            tc_real t = A[c * k + j];
+            A[c * k + j] = A[p * k + j], A[p * k + j] = t;
+        }
+        tc_real t = b[c];
+        b[c] = b[p], b[p] = t;
+        for (int r = c + 1; r < k; ++r) {
+            tc_real f = A[r * k + c] / A[c * k + c];
+            for (int j = c; j < k; ++j) A[r * k + j] -= f * A[c * k + j];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int c = k - 1; c >= 0; --c) {
+        for (int j = c + 1; j < k; ++j) b[c] -= A[c * k + j] * b[j];
+        b[c] /= A[c * k + c];
+    }
+    return true;
+}
+
+// The unique complementary set alpha with z_alpha = −M_αα⁻¹ q_α >= 0 and w elsewhere >= 0.
+static int brute_force(int n, const tc_real* M, const tc_real* q, tc_real* z) {
+    int solutions = 0;
+    tc_real A[100], b[10], cand[10];
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        int idx[10], k = 0;
+        for (int i = 0; i < n; ++i)
+            if (mask & (1u << i)) idx[k++] = i;
+        for (int a = 0; a < k; ++a) {
+            b[a] = -q[idx[a]];
+            for (int c = 0; c < k; ++c) A[a * k + c] = M[idx[a] * n + idx[c]];
+        }
+        if (k > 0 && !solve_dense(k, A, b)) continue;
+        for (int i = 0; i < n; ++i) cand[i] = 0;
+        bool ok = true;
+        for (int a = 0; a < k; ++a) {
+            if (b[a] < -1e-10) ok = false;
+            cand[idx[a]] = b[a];
+        }
+        for (int i = 0; i < n && ok; ++i) {
+            tc_real wi = q[i];
+            for (int j = 0; j < n; ++j) wi += M[i * n + j] * cand[j];
+            if (!(mask & (1u << i)) && wi < -1e-10) ok = false;
+        }
+        if (ok) ++solutions, memcpy(z, cand, (size_t)n * sizeof(tc_real));
+    }
+    return solutions;
+}
+
+static void test_random_against_enumeration(void** state) {
+    (void)state;
+    unsigned seed = 777;
+    for (int trial = 0; trial < 200; ++trial) {
+        int n = 1 + trial % 10;
+        tc_real M[100], q[10], zb[10], work[50];
+        random_spd(n, &seed, 0.1, M);
+        for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.2;
+        assert_int_equal(brute_force(n, M, q, zb), 1);
+        tc_real zmax = 0;
+        for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
+        for (int m = 0; m < 2; ++m) {
+            tc_real z[10] = {0}, w[10];
+            tc_lcp_iter_stats st;
+            tc_result r = methods[m](n, M, q, 1e-12, 1000, z, w, work, &st);
+            assert_int_equal(r, TC_RESULT_OK);
+            for (int i = 0; i < n; ++i) {
+                assert_near(z[i], zb[i], 1e-8 * (1 + zmax));
+                assert_true(z[i] >= 0 && w[i] >= -1e-11);
+                assert_true(fabs(z[i] * w[i]) <= 1e-10 * (1 + zmax));
+            }
+        }
+    }
+}
+
+// n = 200, condition number ~1e3: both methods agree with Lemke; the warm start from the solution
+// needs no step; the solution scales as z·b/a when M scales by a and q by b.
+static void test_large_against_lemke(void** state) {
+    (void)state;
+    enum { n = 200 };
+    unsigned seed = 4242;
+    tc_real* M = malloc(n * n * sizeof(tc_real));
+    tc_real* Ms = malloc(n * n * sizeof(tc_real));
+    tc_real q[n], qs[n], zl[n], wl[n], z[n], w[n], work[5 * n];
+    random_spd(n, &seed, 0.5, M);
+    for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.3;
+    tc_lcp_stats ls;
+    assert_int_equal(tc_lcp_lemke(n, M, q, zl, wl, &ls), TC_RESULT_OK);
+    tc_real zmax = 0;
+    int loaded = 0;
+    for (int i = 0; i < n; ++i) zmax = fmax(zmax, zl[i]), loaded += zl[i] > 0;
+    assert_true(loaded > 20 && loaded < n - 20); // a real active-set problem
+    const tc_real a[3] = {1e-17, 1, 1e15}, b[3] = {1e3, 1, 1e-9};
+    for (int m = 0; m < 2; ++m) {
+        tc_lcp_iter_stats st;
+        for (int i = 0; i < n; ++i) z[i] = 0;
+        assert_int_equal(methods[m](n, M, q, 1e-12, 5000, z, w, work, &st), TC_RESULT_OK);
+        printf("%s: n %d, %d loaded, %d steps, %d products (Lemke: %d pivots)\n", m ? "MPRGP" : "PK", n, loaded,
+               st.iterations, st.matvecs, ls.pivots);
+        for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8 * zmax);
+        tc_lcp_iter_stats warm;
+        assert_int_equal(methods[m](n, M, q, 1e-12, 5000, z, w, work, &warm), TC_RESULT_OK);
+        assert_int_equal(warm.iterations, 0);
+        for (int s = 0; s < 3; ++s) {
+            for (int i = 0; i < n * n; ++i) Ms[i] = M[i] * a[s];
+            for (int i = 0; i < n; ++i) qs[i] = q[i] * b[s], z[i] = 0;
+            assert_int_equal(methods[m](n, Ms, qs, 1e-12, 5000, z, w, work, NULL), TC_RESULT_OK);
+            for (int i = 0; i < n; ++i) assert_near(z[i] * a[s] / b[s], zl[i], 1e-8 * zmax);
+        }
+    }
+    free(M);
+    free(Ms);
+}
+
+static void test_solve_dispatch_and_fallback(void** state) {
+    (void)state;
+    enum { n = 60 };
+    unsigned seed = 99;
+    tc_real* M = malloc(n * n * sizeof(tc_real));
+    tc_real q[n], z[n], w[n], zl[n];
+    random_spd(n, &seed, 0.5, M);
+    for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.3;
+    assert_int_equal(tc_lcp_lemke(n, M, q, zl, w, NULL), TC_RESULT_OK);
+    tc_lcp_solve_stats st;
+    // AUTO: iterative above TC_LCP_LEMKE_MAX_N when symmetric, Lemke when not declared symmetric
+    for (int i = 0; i < n; ++i) z[i] = 0;
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_true(st.iterations > 0 && st.pivots == 0 && !st.fell_back);
+    for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, false, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_true(st.iterations == 0 && st.pivots > 0);
+    assert_int_equal(tc_lcp_solve(TC_LCP_LEMKE, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_true(st.iterations == 0 && st.pivots > 0);
+    for (int i = 0; i < n; ++i) z[i] = 0;
+    assert_int_equal(tc_lcp_solve(TC_LCP_MPRGP, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_true(st.iterations > 0 && st.pivots == 0);
+    // small n goes to Lemke under AUTO
+    tc_real M2[4] = {2, 1, 1, 2}, q2[2] = {-5, -6}, z2[2] = {0, 0};
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, 2, M2, true, q2, 1e-12, z2, NULL, &st), TC_RESULT_OK);
+    assert_true(st.pivots > 0 && st.iterations == 0);
+    // a symmetric matrix that is not positive definite: CG finds no curvature, Lemke takes over
+    // and reports the LCP as infeasible (w_2 = −z_2 − 1 < 0 for every z_2 >= 0)
+    tc_real Mi[4] = {1, 0, 0, -1}, qi[2] = {-1, -1}, zi[2] = {0, 0};
+    for (int m = TC_LCP_PK; m <= TC_LCP_MPRGP; ++m) {
+        assert_int_equal(tc_lcp_solve((tc_lcp_method)m, 2, Mi, true, qi, 1e-12, zi, NULL, &st), TC_RESULT_INFEASIBLE);
+        assert_true(st.fell_back && st.pivots > 0);
+    }
+    free(M);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_known_2x2, tc_test_setup_log),
+        cmocka_unit_test_setup(test_random_against_enumeration, tc_test_setup_log),
+        cmocka_unit_test_setup(test_large_against_lemke, tc_test_setup_log),
+        cmocka_unit_test_setup(test_solve_dispatch_and_fallback, tc_test_setup_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
