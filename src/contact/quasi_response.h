@@ -20,10 +20,11 @@ typedef struct tc_response_params {
 
 /// e^{−z} I₀(z) for z >= 0 (Abramowitz–Stegun 9.8.1–9.8.2 fits, ~2e−7 relative).
 tc_real tc_bessel_i0_scaled(tc_real z);
-/// Below this z the far-field series is not used (its truncation error there is < 4e−8).
+/// Below this z the far-field series is not used (its truncation error there is < 5e−8).
 #define TC_BESSEL_FAR_Z 16.0
 /// e^{−z} I₀(z) for z >= TC_BESSEL_FAR_Z by the asymptotic series (2πz)^{−1/2} Σ_{k<=5} a_k z^{−k},
-/// a_k = ((2k−1)!!)² / (k! 8^k): no exp, relative error < 4e−8 (tighter than the 2e−7 fit).
+/// a_k = ((2k−1)!!)² / (k! 8^k): no exp, relative error < 5e−8 (measured 4.2e−8 at z = 16), ten times
+/// tighter than the fit of tc_bessel_i0_scaled there (2e−7 absolute on √z e^{−z}I₀ ≈ 0.4: 4.7e−7).
 tc_real tc_bessel_i0_scaled_far(tc_real z);
 /// The far-field series S(t) = Σ_{k<=5} a_k t^k at t = 1/z, so e^{−z} I₀(z) ≈ S(1/z)/√(2πz).
 static inline tc_real tc_bessel_far_series(tc_real t) {
