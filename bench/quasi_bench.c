@@ -1,6 +1,8 @@
 // Quasi-rigid contact resolution time against the number of active nodes and hierarchy levels:
 // a Fibonacci-sampled elastic sphere pressed into a rigid plane (ALGORITHMS.md §9, seed 002).
-// Usage: quasi_bench [repeats]. Prints a Markdown table (one core, wall time per contact solve).
+// Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp]. Prints a Markdown table (one core, wall time
+//        per contact solve, best of `repeats`) for the LCP method given (default auto: Polonsky–Keer
+//        CG on symmetric matrices above 48 nodes, Lemke otherwise).
 //        quasi_bench --traction-map out.csv: runs the qr_press set-up (a soft ellipsoid settling on
 //        the ground under gravity) and writes x,y,z,traction per sample for tools/quasi/traction_map.py.
 #include <math.h>
@@ -66,6 +68,14 @@ static int traction_map(const char* path) {
 int main(int argc, char** argv) {
     if (argc > 2 && strcmp(argv[1], "--traction-map") == 0) return traction_map(argv[2]);
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
+    const char* names[4] = {"auto", "lemke", "pk", "mprgp"};
+    tc_lcp_method method = TC_LCP_AUTO;
+    for (int m = 0; argc > 2 && m < 4; ++m)
+        if (strcmp(argv[2], names[m]) == 0) method = (tc_lcp_method)m;
+    if (repeats < 1 || (argc > 2 && strcmp(argv[2], names[method]) != 0)) {
+        fprintf(stderr, "usage: quasi_bench [repeats >= 1] [auto|lemke|pk|mprgp]\n");
+        return 2;
+    }
     enum { N = 40000 };
     tc_real R = 0.1;
     tc_vec3* pts = malloc(N * sizeof(tc_vec3));
@@ -82,11 +92,12 @@ int main(int argc, char** argv) {
     tc_sphere_tree tree;
     if (tc_pointset_init(&cloud, pts, nrm, N, 0, "bench", NULL) != TC_RESULT_OK || !tc_sphere_tree_build(&tree, pts, N, 8)) return 1;
     tc_response_params resp = {TC_RESPONSE_BOUSSINESQ, 1e6, 0.3, 0};
-    printf("| overlap (mm) | levels (coarse->fine) | LCP nodes (fine) | pivots | load (N) | time per contact (ms) |\n");
-    printf("|---|---|---|---|---|---|\n");
+    printf("| overlap (mm) | levels (coarse->fine) | LCP nodes (fine) | pivots | CG steps | load (N) | time per contact (ms) |\n");
+    printf("|---|---|---|---|---|---|---|\n");
     tc_real depths[5] = {0.4e-3, 1e-3, 2e-3, 3e-3, 4e-3};
     int levels[4][2] = {{0, 0}, {2, 0}, {1, 1}, {2, 2}};
     tc_quasi_patch pt = {0};
+    pt.solver = method;
     for (int di = 0; di < 5; ++di)
         for (int li = 0; li < 4; ++li) {
             tc_quasi_surface s = {&cloud, &tree, areas, {{0, 0, R - depths[di]}, {0, 0, 0, 1}}, resp};
@@ -100,8 +111,8 @@ int main(int argc, char** argv) {
             }
             tc_real load = 0;
             for (int i = 0; i < pt.nodes.count; ++i) load += pt.pressure.data[i] * pt.area.data[i];
-            printf("| %.1f | %d->%d | %d | %d | %.1f | %.2f%s |\n", depths[di] * 1e3, levels[li][0], levels[li][1], pt.nodes.count,
-                   pt.pivots, load, best * 1e3, r == TC_RESULT_OK ? "" : " (failed)");
+            printf("| %.1f | %d->%d | %d | %d | %d | %.1f | %.2f%s |\n", depths[di] * 1e3, levels[li][0], levels[li][1],
+                   pt.nodes.count, pt.pivots, pt.lcp_iterations, load, best * 1e3, r == TC_RESULT_OK ? "" : " (failed)");
             fflush(stdout);
         }
     tc_quasi_patch_free(&pt);

@@ -259,6 +259,21 @@ static bool gather(tc_quasi_patch* pt, const collide_ctx* c, int node, int level
     return gather(pt, c, nd->child[0], level) && gather(pt, c, nd->child[1], level);
 }
 
+typedef TC_ARRAY(int) int_array;
+typedef TC_ARRAY(tc_real) real_array;
+
+// Adds the cut-`level` nodes under the kept clusters; each starts from its cluster's pressure, the
+// coarse-to-fine warm start of §9.6 (the iterative LCP solvers begin there; Lemke ignores it).
+static bool gather_kept(tc_quasi_patch* pt, const collide_ctx* c, const int_array* keep, const real_array* keep_p,
+                        int level) {
+    for (int i = 0; i < keep->count; ++i) {
+        int first = pt->nodes.count;
+        if (!gather(pt, c, keep->data[i], level)) return false;
+        for (int j = first; j < pt->nodes.count; ++j) pt->pressure.data[j] = keep_p->data[i];
+    }
+    return true;
+}
+
 static bool loaded_near_edge(const tc_quasi_patch* pt, tc_real reach) {
     for (int i = 0; i < pt->nodes.count; ++i)
         if (pt->pressure.data[i] > 0 && pt->s0.data[i] > 0.5 * reach) return true;
@@ -271,7 +286,8 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
     collide_ctx c = {a, sdf, user, tc_quasi_response_reach(&a->response, a->tree->leaf_radius)};
     int coarse = params->coarse_level > params->fine_level ? params->coarse_level : params->fine_level;
     // Coarse levels: solve on cluster nodes and keep the clusters that carry traction (or overlap).
-    TC_ARRAY(int) keep = {0};
+    int_array keep = {0};
+    real_array keep_p = {0};
     bool have_keep = false;
     tc_result result = TC_RESULT_OK;
     for (int level = coarse; level >= params->fine_level; --level) {
@@ -280,7 +296,7 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
         if (!have_keep) {
             ok = gather(pt, &c, 0, level);
         } else {
-            for (int i = 0; i < keep.count && ok; ++i) ok = gather(pt, &c, keep.data[i], level);
+            ok = gather_kept(pt, &c, &keep, &keep_p, level);
         }
         if (!ok) {
             result = TC_RESULT_OUT_OF_MEMORY;
@@ -293,10 +309,12 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
             if (result != TC_RESULT_OK) break;
             if (level == params->fine_level) break;
             tc_array_clear(&keep);
+            tc_array_clear(&keep_p);
             for (int i = 0; i < pt->nodes.count; ++i) {
                 tc_real r = a->tree->nodes[pt->nodes.data[i]].radius;
                 if (pt->pressure.data[i] > 0 || pt->s0.data[i] < r)
-                    if (!tc_array_push(&keep, pt->nodes.data[i])) result = TC_RESULT_OUT_OF_MEMORY;
+                    if (!tc_array_push(&keep, pt->nodes.data[i]) || !tc_array_push(&keep_p, pt->pressure.data[i]))
+                        result = TC_RESULT_OUT_OF_MEMORY;
             }
             have_keep = true;
             if (keep.count == 0) {
@@ -314,7 +332,7 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
                 tc_quasi_patch_clear(pt);
                 ok = true;
                 if (!have_keep) ok = gather(pt, &c, 0, 0);
-                for (int i = 0; have_keep && i < keep.count && ok; ++i) ok = gather(pt, &c, keep.data[i], 0);
+                if (have_keep) ok = gather_kept(pt, &c, &keep, &keep_p, 0);
                 if (!ok) {
                     result = TC_RESULT_OUT_OF_MEMORY;
                     break;
@@ -323,5 +341,6 @@ tc_result tc_quasi_collide(const tc_quasi_surface* a, const tc_response_params* 
         }
     }
     tc_array_free(&keep);
+    tc_array_free(&keep_p);
     return result;
 }
