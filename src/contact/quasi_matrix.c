@@ -4,7 +4,7 @@
 #include <math.h>
 #include "contact/quasi_response.h"
 
-enum { MIRROR_BLOCK = 64 };
+enum { MIRROR_BLOCK = 32 };
 
 typedef struct patch_soa {
     tc_real *x, *y, *z;   // node coordinates
