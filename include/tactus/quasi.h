@@ -25,6 +25,15 @@ typedef enum tc_quasi_response {
     TC_QUASI_VOLUME_PRESERVING,    ///< sinks near the load and bulges around it (zero net volume)
 } tc_quasi_response;
 
+/// How the contact LCP of the body's patches is solved (see docs/quasi.md).
+typedef enum tc_quasi_solver {
+    TC_QUASI_SOLVER_AUTO = 0, ///< Polonsky–Keer CG when the matrix is symmetric (equal sample areas) and has
+                              ///< more than 48 nodes, else Lemke; Lemke if CG does not converge
+    TC_QUASI_SOLVER_LEMKE,    ///< always Lemke's pivoting (exact; about n³ in time)
+    TC_QUASI_SOLVER_PK,       ///< Polonsky–Keer CG whenever the matrix is symmetric
+    TC_QUASI_SOLVER_MPRGP,    ///< MPRGP (Dostál) whenever the matrix is symmetric
+} tc_quasi_solver;
+
 /// Quasi-rigid body creation parameters. Get one from tc_quasi_body_def_default().
 typedef struct tc_quasi_body_def {
     tc_body_def base;
@@ -47,6 +56,7 @@ typedef struct tc_quasi_body_def {
     int fine_level;            ///< level it stops at (<= coarse_level), default 0
     tc_real tolerance;         ///< m, residual penetration ending the LCP iterations; 0 = 1e-3 spacing
     int max_iterations;        ///< LCP re-solves per contact, default 3
+    tc_quasi_solver solver;    ///< LCP method, default TC_QUASI_SOLVER_AUTO
     tc_real linear_damping;    ///< 1/s, default 0
     tc_real angular_damping;   ///< 1/s, default 0
     int internal_value;        ///< set by the default function; do not touch
@@ -76,6 +86,8 @@ typedef struct tc_quasi_stats {
     int active_nodes;   ///< nodes in this body's LCPs
     int contacts;       ///< pairs in contact
     int pivots;         ///< Lemke pivots
+    int cg_steps;       ///< steps of the iterative LCP solver (Polonsky–Keer or MPRGP)
+    int fallbacks;      ///< iterative solves that did not converge and went to Lemke
     double solve_time;  ///< s of wall time in the contact solves
 } tc_quasi_stats;
 TC_API tc_quasi_stats tc_quasi_body_get_stats(const tc_world* world, tc_body_id id);

@@ -25,15 +25,16 @@ tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char*
     static const char* const fields[] = {"type", "name", "position", "orientation", "velocity", "angular_velocity", "friction",
                                          "restitution", "shape", "radius", "half_extents", "sample_count", "cloud", "density",
                                          "mass", "shear_modulus", "poisson", "response", "vp_reach", "layer_damping",
-                                         "coarse_level", "fine_level", "tolerance", "max_iterations", "linear_damping",
-                                         "angular_damping", NULL};
+                                         "coarse_level", "fine_level", "tolerance", "max_iterations", "solver",
+                                         "linear_damping", "angular_damping", NULL};
     static const char* const shapes[] = {"sphere", "ellipsoid", "box", "points", NULL};
     static const char* const responses[] = {"boussinesq", "volume_preserving", NULL};
+    static const char* const solvers[] = {"auto", "lemke", "pk", "mprgp", NULL}; // tc_quasi_solver order
     const tc_json* j = &ctx->json;
     tc_quasi_body_def d = tc_quasi_body_def_default();
     tc_mesh mesh;
     memset(&mesh, 0, sizeof mesh);
-    int shape = 0, response = 0;
+    int shape = 0, response = 0, solver = 0;
     tc_result r = tc_json_check_object(j, body, path, fields);
     if (!r) r = tc_scene_parse_body_base(ctx, body, path, &d.base);
     if (!r) r = tc_json_enum(j, body, path, "shape", false, shapes, &shape);
@@ -54,6 +55,8 @@ tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char*
     if (!r) r = tc_json_int(j, body, path, "fine_level", false, 0, 16, &d.fine_level);
     if (!r) r = tc_json_real(j, body, path, "tolerance", false, TC_JSON_NON_NEGATIVE, &d.tolerance);
     if (!r) r = tc_json_int(j, body, path, "max_iterations", false, 1, 100, &d.max_iterations);
+    if (!r) r = tc_json_enum(j, body, path, "solver", false, solvers, &solver);
+    d.solver = (tc_quasi_solver)solver;
     if (!r) r = tc_json_real(j, body, path, "linear_damping", false, TC_JSON_NON_NEGATIVE, &d.linear_damping);
     if (!r) r = tc_json_real(j, body, path, "angular_damping", false, TC_JSON_NON_NEGATIVE, &d.angular_damping);
     if (!r) {

@@ -16,6 +16,7 @@ typedef struct tc_quasi_body {
     tc_aabb local_box;           ///< of the samples, body frame
     tc_response_params response;
     tc_quasi_contact_params contact;
+    tc_lcp_method solver;        ///< from tc_quasi_body_def.solver
     tc_real layer_damping;
     // outputs of the last sub-step
     tc_real* traction;           ///< per sample [Pa]
@@ -30,6 +31,10 @@ typedef struct tc_quasi_store {
     TC_ARRAY(int) record_of_slot;   ///< slot -> index in bodies, -1 if none
     tc_quasi_patch patch, patch_back;
 } tc_quasi_store;
+
+_Static_assert((int)TC_QUASI_SOLVER_LEMKE == (int)TC_LCP_LEMKE && (int)TC_QUASI_SOLVER_PK == (int)TC_LCP_PK &&
+                   (int)TC_QUASI_SOLVER_MPRGP == (int)TC_LCP_MPRGP && (int)TC_QUASI_SOLVER_AUTO == (int)TC_LCP_AUTO,
+               "tc_quasi_solver mirrors tc_lcp_method");
 
 static inline tc_quasi_store* tc_quasi_store_of(const tc_world* w) { return (tc_quasi_store*)w->stores[TC_BODY_QUASI]; }
 /// The quasi record of the rigid body at rigid-store index `index`.

@@ -81,6 +81,8 @@ static tc_result check_def(const tc_quasi_body_def* d, tc_error* e) {
     if (!(d->tolerance >= 0) || !isfinite(d->tolerance)) return FAIL(TC_RESULT_OUT_OF_RANGE, "body.tolerance", "tolerance must be >= 0");
     if (d->max_iterations < 1 || d->max_iterations > 50)
         return FAIL(TC_RESULT_OUT_OF_RANGE, "body.max_iterations", "max_iterations must be in [1, 50]");
+    if ((int)d->solver < (int)TC_QUASI_SOLVER_AUTO || (int)d->solver > (int)TC_QUASI_SOLVER_MPRGP)
+        return FAIL(TC_RESULT_OUT_OF_RANGE, "body.solver", "unknown solver %d", (int)d->solver);
     if (!(d->linear_damping >= 0) || !(d->angular_damping >= 0))
         return FAIL(TC_RESULT_OUT_OF_RANGE, "body.damping", "damping must be >= 0");
     return TC_RESULT_OK;
@@ -169,6 +171,7 @@ static void set_layer(tc_quasi_body* q, const tc_quasi_body_def* d) {
     q->contact.fine_level = d->fine_level;
     q->contact.tolerance = d->tolerance > 0 ? d->tolerance : 1e-3 * q->spacing;
     q->contact.max_iterations = d->max_iterations;
+    q->solver = (tc_lcp_method)d->solver; // the enums are in the same order (checked in quasi.h)
     q->layer_damping = d->layer_damping;
 }
 
@@ -317,6 +320,6 @@ tc_result tc_quasi_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v, tc_v
 
 tc_quasi_stats tc_quasi_body_get_stats(const tc_world* w, tc_body_id id) {
     const tc_quasi_body* q = resolve(w, id);
-    tc_quasi_stats none = {0, 0, 0, 0};
+    tc_quasi_stats none = {0};
     return q ? q->stats : none;
 }

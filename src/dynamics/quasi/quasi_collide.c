@@ -146,6 +146,8 @@ static void apply_patch(const pair_ctx* c, const tc_quasi_patch* pt) {
 static void record_stats(tc_quasi_body* q, const tc_quasi_patch* pt, double t0) {
     q->stats.active_nodes += pt->nodes.count;
     q->stats.pivots += pt->pivots;
+    q->stats.cg_steps += pt->lcp_iterations;
+    q->stats.fallbacks += pt->fallbacks;
     q->stats.contacts += pt->nodes.count > 0;
     q->stats.solve_time += tc_wall_time() - t0;
 }
@@ -159,6 +161,7 @@ static void solve_and_apply(pair_ctx* c, tc_quasi_patch* pt, const tc_response_p
                             const void* user) {
     double t0 = tc_wall_time();
     tc_quasi_surface sa = surface_of(c->w, c->qa);
+    pt->solver = c->qa->solver;
     tc_result r = tc_quasi_collide(&sa, rb, sdf, user, &c->qa->contact, pt);
     record_stats(c->qa, pt, t0);
     if (r != TC_RESULT_OK) {
