@@ -29,6 +29,7 @@ void tc_quasi_patch_free(tc_quasi_patch* pt) {
     tc_array_free(&pt->disp_b);
     tc_array_free(&pt->matrix);
     tc_array_free(&pt->scratch);
+    tc_array_free(&pt->single);
 }
 
 bool tc_quasi_patch_add(tc_quasi_patch* pt, int node, tc_vec3 p, tc_real area) {
@@ -183,6 +184,11 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
     patch_model model = {0};
     assemble(pt, ra, rb, &model);
+    float* single = NULL; // Polonsky–Keer's single-precision rows, for symmetric matrices
+    if (pt->symmetric && pt->solver != TC_LCP_LEMKE && pt->solver != TC_LCP_MPRGP) {
+        if (!tc_array_reserve(&pt->single, n * (n + 2))) return TC_RESULT_OUT_OF_MEMORY;
+        single = pt->single.data;
+    }
     tc_real* q = pt->scratch.data;
     tc_real* w = q + n;
     for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
@@ -192,7 +198,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         tc_lcp_solve_stats st;
         tc_real tol = solver_tolerance(pt, q, params->tolerance);
         // warm start: the caller's pressures, then the previous iteration's
-        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, q, tol, pt->pressure.data, w, &st);
+        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, q, tol, pt->pressure.data, w, single, &st);
         pt->pivots += st.pivots;
         pt->lcp_iterations += st.iterations;
         pt->fallbacks += st.fell_back;

@@ -215,17 +215,61 @@ typedef struct pk_state {
     int n;
     const tc_real *M, *q;
     tc_real *x, *g, *t, *r, *dx;
+    // Single-precision phase: rows of M scaled by 1/max diag (|entries| <= 1 for SPD M), converted
+    // on first use; products summed in float (4 lanes on SSE2, half the memory of double rows).
+    bool single;
+    float *Mf, *acc, *ready;
+    tc_real mscale;
     int matvecs;
 } pk_state;
 
+static const float* single_row(pk_state* s, int k) {
+    float* row = s->Mf + (size_t)k * s->n;
+    if (s->ready[k] == 0) {
+        const tc_real* src = s->M + (size_t)k * s->n;
+        for (int i = 0; i < s->n; ++i) row[i] = (float)(src[i] * s->mscale);
+        s->ready[k] = 1;
+    }
+    return row;
+}
+
+// out = M v: exact rows, or in the single phase float rows with v scaled to |v|∞ = 1.
+static void pk_product(pk_state* s, const tc_real* v, tc_real* out) {
+    int n = s->n;
+    if (!s->single) {
+        tc_sym_matvec(n, s->M, v, out);
+        return;
+    }
+    tc_real vmax = 0;
+    for (int k = 0; k < n; ++k) vmax = fmax(vmax, fabs(v[k]));
+    for (int i = 0; i < n; ++i) s->acc[i] = 0;
+    if (vmax > 0) {
+        for (int k = 0; k < n; ++k) {
+            if (v[k] == 0) continue;
+            float vk = (float)(v[k] / vmax);
+            const float* row = single_row(s, k);
+            for (int i = 0; i < n; ++i) s->acc[i] += vk * row[i];
+        }
+    }
+    tc_real back = vmax / s->mscale;
+    for (int i = 0; i < n; ++i) out[i] = s->acc[i] * back;
+}
+
 // g += Σ_j dx_j M[j, :] over the nodes whose pressure the projection changed (dx reset to 0).
 static void apply_corrections(pk_state* s) {
-    for (int j = 0; j < s->n; ++j) {
+    int n = s->n;
+    for (int j = 0; j < n; ++j) {
         tc_real d = s->dx[j];
         if (d == 0) continue;
-        const tc_real* row = s->M + (size_t)j * s->n;
-        for (int i = 0; i < s->n; ++i) s->g[i] += d * row[i];
         s->dx[j] = 0;
+        if (s->single) {
+            const float* row = single_row(s, j);
+            tc_real f = d / s->mscale;
+            for (int i = 0; i < n; ++i) s->g[i] += f * row[i];
+            continue;
+        }
+        const tc_real* row = s->M + (size_t)j * n;
+        for (int i = 0; i < n; ++i) s->g[i] += d * row[i];
     }
 }
 
@@ -234,7 +278,7 @@ static void apply_corrections(pk_state* s) {
 static bool pk_release_step(pk_state* s) {
     int n = s->n;
     for (int i = 0; i < n; ++i) s->t[i] = s->x[i] > 0 ? 0 : fmin(s->g[i], 0);
-    tc_sym_matvec(n, s->M, s->t, s->r);
+    pk_product(s, s->t, s->r);
     s->matvecs++;
     tc_real tt = dot(n, s->t, s->t), trt = dot(n, s->t, s->r);
     if (!(trt > 0)) return false;
@@ -260,7 +304,7 @@ static bool pk_step(pk_state* s, tc_real* g_old, bool* conjugate) {
     tc_real beta = *conjugate && *g_old > 0 ? G / *g_old : 0;
     for (int i = 0; i < n; ++i) s->t[i] = s->x[i] > 0 ? s->g[i] + beta * s->t[i] : 0;
     *g_old = G;
-    tc_sym_matvec(n, s->M, s->t, s->r);
+    pk_product(s, s->t, s->r);
     s->matvecs++;
     tc_real num = 0, den = 0;
     for (int i = 0; i < n; ++i)
@@ -286,8 +330,15 @@ static bool pk_step(pk_state* s, tc_real* g_old, bool* conjugate) {
     return true;
 }
 
+// Largest diagonal entry (>= every |M_ij| of an SPD matrix), or 0 if none is positive.
+static tc_real max_diagonal(int n, const tc_real* M) {
+    tc_real m = 0;
+    for (int i = 0; i < n; ++i) m = fmax(m, M[(size_t)i * n + i]);
+    return m;
+}
+
 tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
-                    tc_real* work, tc_lcp_iter_stats* stats) {
+                    tc_real* work, float* single_work, tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
     if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
@@ -301,20 +352,29 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
         if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
         return TC_RESULT_OK;
     }
-    pk_state s = {n, M, q, z, work, work + n, work + 2 * n, work + 3 * n, 0};
+    pk_state s = {n, M, q, z, work, work + n, work + 2 * n, work + 3 * n, false, NULL, NULL, NULL, 0, 0};
+    tc_real dmax = max_diagonal(n, M);
+    if (single_work && dmax > 0 && isfinite(dmax)) {
+        s.single = true;
+        s.Mf = single_work, s.acc = single_work + (size_t)n * n, s.ready = s.acc + n;
+        s.mscale = 1 / dmax;
+        for (int i = 0; i < n; ++i) s.ready[i] = 0;
+    }
     for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), s.t[i] = s.dx[i] = 0;
     gradient(n, M, q, s.x, s.g);
     s.matvecs = 1;
-    tc_real eps = tol * qmax, g_old = 0;
+    // the float phase stops where its round-off (about 1e-6 relative) would stall it
+    tc_real eps = tol * qmax, eps_single = fmax(eps, 1e-5 * qmax), g_old = 0;
     bool converged = false, conjugate = false;
     while (st.iterations < max_iterations) {
-        if (projected_gradient_norm(n, s.x, s.g) <= eps) {
+        if (projected_gradient_norm(n, s.x, s.g) <= (s.single ? eps_single : eps)) {
             gradient(n, M, q, s.x, s.g); // confirm on the exact gradient
             s.matvecs++;
             if (projected_gradient_norm(n, s.x, s.g) <= eps) {
                 converged = true;
                 break;
             }
+            s.single = false; // finish in double precision
             conjugate = false;
         }
         ++st.iterations;
@@ -335,7 +395,7 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
 }
 
 tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
-                       tc_real* z, tc_real* w, tc_lcp_solve_stats* stats) {
+                       tc_real* z, tc_real* w, float* single_work, tc_lcp_solve_stats* stats) {
     tc_lcp_solve_stats st = {0, 0, 0, false, 0};
     bool iterative = symmetric && method != TC_LCP_LEMKE && (method != TC_LCP_AUTO || n > TC_LCP_LEMKE_MAX_N);
     tc_result result = TC_RESULT_OK;
@@ -344,7 +404,9 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
         tc_real* work = tc_alloc(bytes);
         if (!work) return TC_RESULT_OUT_OF_MEMORY;
         tc_lcp_iter_stats it;
-        result = (method == TC_LCP_MPRGP ? tc_lcp_mprgp : tc_lcp_pk)(n, M, q, tol, 50 + n / 2, z, w, work, &it);
+        int cap = 50 + n / 2;
+        result = method == TC_LCP_MPRGP ? tc_lcp_mprgp(n, M, q, tol, cap, z, w, work, &it)
+                                        : tc_lcp_pk(n, M, q, tol, cap, z, w, work, single_work, &it);
         tc_free(work, bytes);
         st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
         st.fell_back = result == TC_RESULT_NOT_CONVERGED;

@@ -6,7 +6,23 @@
 
 typedef tc_result iterative_fn(int, const tc_real*, const tc_real*, tc_real, int, tc_real*, tc_real*, tc_real*,
                                tc_lcp_iter_stats*);
-static iterative_fn* const methods[2] = {tc_lcp_pk, tc_lcp_mprgp};
+static tc_result pk_double(int n, const tc_real* M, const tc_real* q, tc_real tol, int cap, tc_real* z, tc_real* w,
+                           tc_real* work, tc_lcp_iter_stats* st) {
+    return tc_lcp_pk(n, M, q, tol, cap, z, w, work, NULL, st);
+}
+
+// with the single-precision first phase
+static tc_result pk_single(int n, const tc_real* M, const tc_real* q, tc_real tol, int cap, tc_real* z, tc_real* w,
+                           tc_real* work, tc_lcp_iter_stats* st) {
+    float* single = malloc((size_t)n * (n + 2) * sizeof(float));
+    tc_result r = tc_lcp_pk(n, M, q, tol, cap, z, w, work, single, st);
+    free(single);
+    return r;
+}
+
+enum { METHODS = 3 };
+static iterative_fn* const methods[METHODS] = {pk_double, tc_lcp_mprgp, pk_single};
+static const char* const method_names[METHODS] = {"PK", "MPRGP", "PK, float phase"};
 
 static tc_real rnd(unsigned* s) {
     *s = *s * 1664525u + 1013904223u;
@@ -28,7 +44,7 @@ static void random_spd(int n, unsigned* seed, tc_real shift, tc_real* M) {
 
 static void test_known_2x2(void** state) {
     (void)state;
-    for (int m = 0; m < 2; ++m) {
+    for (int m = 0; m < METHODS; ++m) {
         tc_real M[4] = {2, 1, 1, 2}, q[2] = {-5, -6}, z[2] = {0, 0}, w[2], work[10];
         tc_lcp_iter_stats st;
         assert_int_equal(methods[m](2, M, q, 1e-13, 100, z, w, work, &st), TC_RESULT_OK);
@@ -121,7 +137,7 @@ static void test_random_against_enumeration(void** state) {
         assert_int_equal(brute_force(n, M, q, zb), 1);
         tc_real zmax = 0;
         for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
-        for (int m = 0; m < 2; ++m) {
+        for (int m = 0; m < METHODS; ++m) {
             tc_real z[10] = {0}, w[10];
             tc_lcp_iter_stats st;
             tc_result r = methods[m](n, M, q, 1e-12, 1000, z, w, work, &st);
@@ -153,11 +169,11 @@ static void test_large_against_lemke(void** state) {
     for (int i = 0; i < n; ++i) zmax = fmax(zmax, zl[i]), loaded += zl[i] > 0;
     assert_true(loaded > 20 && loaded < n - 20); // a real active-set problem
     const tc_real a[3] = {1e-17, 1, 1e15}, b[3] = {1e3, 1, 1e-9};
-    for (int m = 0; m < 2; ++m) {
+    for (int m = 0; m < METHODS; ++m) {
         tc_lcp_iter_stats st;
         for (int i = 0; i < n; ++i) z[i] = 0;
         assert_int_equal(methods[m](n, M, q, 1e-12, 5000, z, w, work, &st), TC_RESULT_OK);
-        printf("%s: n %d, %d loaded, %d steps, %d products (Lemke: %d pivots)\n", m ? "MPRGP" : "PK", n, loaded,
+        printf("%s: n %d, %d loaded, %d steps, %d products (Lemke: %d pivots)\n", method_names[m], n, loaded,
                st.iterations, st.matvecs, ls.pivots);
         for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8 * zmax);
         tc_lcp_iter_stats warm;
@@ -186,25 +202,25 @@ static void test_solve_dispatch_and_fallback(void** state) {
     tc_lcp_solve_stats st;
     // AUTO: iterative above TC_LCP_LEMKE_MAX_N when symmetric, Lemke when not declared symmetric
     for (int i = 0; i < n; ++i) z[i] = 0;
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations > 0 && st.pivots == 0 && !st.fell_back);
     for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8);
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, false, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, false, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations == 0 && st.pivots > 0);
-    assert_int_equal(tc_lcp_solve(TC_LCP_LEMKE, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_LEMKE, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations == 0 && st.pivots > 0);
     for (int i = 0; i < n; ++i) z[i] = 0;
-    assert_int_equal(tc_lcp_solve(TC_LCP_MPRGP, n, M, true, q, 1e-12, z, w, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_MPRGP, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations > 0 && st.pivots == 0);
     // small n goes to Lemke under AUTO
     tc_real M2[4] = {2, 1, 1, 2}, q2[2] = {-5, -6}, z2[2] = {0, 0};
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, 2, M2, true, q2, 1e-12, z2, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, 2, M2, true, q2, 1e-12, z2, NULL, NULL, &st), TC_RESULT_OK);
     assert_true(st.pivots > 0 && st.iterations == 0);
     // a symmetric matrix that is not positive definite: CG finds no curvature, Lemke takes over
     // and reports the LCP as infeasible (w_2 = −z_2 − 1 < 0 for every z_2 >= 0)
     tc_real Mi[4] = {1, 0, 0, -1}, qi[2] = {-1, -1}, zi[2] = {0, 0};
     for (int m = TC_LCP_PK; m <= TC_LCP_MPRGP; ++m) {
-        assert_int_equal(tc_lcp_solve((tc_lcp_method)m, 2, Mi, true, qi, 1e-12, zi, NULL, &st), TC_RESULT_INFEASIBLE);
+        assert_int_equal(tc_lcp_solve((tc_lcp_method)m, 2, Mi, true, qi, 1e-12, zi, NULL, NULL, &st), TC_RESULT_INFEASIBLE);
         assert_true(st.fell_back && st.pivots > 0);
     }
     free(M);
