@@ -4,7 +4,7 @@
 #include <math.h>
 #include "contact/quasi_response.h"
 
-enum { MIRROR_BLOCK = 32 };
+enum { MIRROR_BLOCK = 64 };
 
 typedef struct patch_soa {
     tc_real *x, *y, *z;   // node coordinates
@@ -54,15 +54,14 @@ static void near_entries(const patch_soa* s, int i, int begin, int end, tc_real*
     }
 }
 
-// Copies the strict upper triangle into the lower one, block by block (cache-friendly transpose).
-static void mirror_upper(int n, tc_real* M) {
-    for (int bi = 0; bi < n; bi += MIRROR_BLOCK)
-        for (int bk = bi; bk < n; bk += MIRROR_BLOCK) {
-            int iend = bi + MIRROR_BLOCK < n ? bi + MIRROR_BLOCK : n;
-            int kend = bk + MIRROR_BLOCK < n ? bk + MIRROR_BLOCK : n;
-            for (int i = bi; i < iend; ++i)
-                for (int k = (bk > i + 1 ? bk : i + 1); k < kend; ++k) M[(size_t)k * n + i] = M[(size_t)i * n + k];
-        }
+// Copies rows [i0, i1)'s strict upper part into the lower triangle while those rows are still in
+// cache: each lower row k receives one contiguous run M[k][i0..min(k, i1)).
+static void mirror_rows(int n, int i0, int i1, tc_real* M) {
+    for (int k = i0 + 1; k < n; ++k) {
+        tc_real* dst = M + (size_t)k * n;
+        int end = k < i1 ? k : i1;
+        for (int i = i0; i < end; ++i) dst[i] = M[(size_t)i * n + k];
+    }
 }
 
 static bool sigma_uniform(int n, const tc_real* sigma) {
@@ -75,13 +74,16 @@ bool tc_quasi_matrix_boussinesq(int n, const tc_vec3* points, const tc_real* sig
                                 tc_real* scratch) {
     bool uniform = sigma_uniform(n, sigma);
     patch_soa s = soa_fill(n, points, sigma, uniform, compliance, scratch);
-    for (int i = 0; i < n; ++i) {
-        tc_real* row = M + (size_t)i * n;
-        int begin = uniform ? i + 1 : 0; // symmetric: the upper half only
-        far_entries(&s, i, begin, n, row);
-        near_entries(&s, i, begin, n, row);
-        row[i] = s.near_coef[i]; // the bounded self term, e^0 I₀(0) = 1
+    for (int i0 = 0; i0 < n; i0 += MIRROR_BLOCK) {
+        int i1 = i0 + MIRROR_BLOCK < n ? i0 + MIRROR_BLOCK : n;
+        for (int i = i0; i < i1; ++i) {
+            tc_real* row = M + (size_t)i * n;
+            int begin = uniform ? i + 1 : 0; // symmetric: the upper half only
+            far_entries(&s, i, begin, n, row);
+            near_entries(&s, i, begin, n, row);
+            row[i] = s.near_coef[i]; // the bounded self term, e^0 I₀(0) = 1
+        }
+        if (uniform) mirror_rows(n, i0, i1, M);
     }
-    if (uniform) mirror_upper(n, M);
     return uniform;
 }
