@@ -184,13 +184,17 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
     patch_model model = {0};
     assemble(pt, ra, rb, &model);
+    tc_real* q = pt->scratch.data;
+    tc_real* w = q + n;
+    // Unequal kernel widths: column k scales as σ_k² (the far field is area/r), the d of the split
+    // PK (the assembly's scratch after q and w is free again)
+    tc_real* column_scale = pt->symmetric ? NULL : w + n;
+    for (int k = 0; column_scale && k < n; ++k) column_scale[k] = pt->area.data[k] / (2 * TC_PI);
     float* single = NULL; // Polonsky–Keer's single-precision rows, for symmetric matrices
     if (pt->symmetric && pt->solver != TC_LCP_LEMKE && pt->solver != TC_LCP_MPRGP) {
         if (!tc_array_reserve(&pt->single, n * (n + 2))) return TC_RESULT_OUT_OF_MEMORY;
         single = pt->single.data;
     }
-    tc_real* q = pt->scratch.data;
-    tc_real* w = q + n;
     for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
     int max_it = params->max_iterations > 0 ? params->max_iterations : 1;
     tc_result result = TC_RESULT_OK;
@@ -198,7 +202,8 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         tc_lcp_solve_stats st;
         tc_real tol = solver_tolerance(pt, q, params->tolerance);
         // warm start: the caller's pressures, then the previous iteration's
-        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, q, tol, pt->pressure.data, w, single, &st);
+        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, column_scale, q, tol, pt->pressure.data, w,
+                              single, &st);
         pt->pivots += st.pivots;
         pt->lcp_iterations += st.iterations;
         pt->fallbacks += st.fell_back;

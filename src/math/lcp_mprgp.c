@@ -394,11 +394,109 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
 }
 
-tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
-                       tc_real* z, tc_real* w, float* single_work, tc_lcp_solve_stats* stats) {
+// y = M x for a general dense M.
+static void dense_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
+    for (int i = 0; i < n; ++i) {
+        const tc_real* row = M + (size_t)i * n;
+        tc_real s = 0;
+        for (int k = 0; k < n; ++k) s += row[k] * x[k];
+        y[i] = s;
+    }
+}
+
+enum { SPLIT_MAX_ROUNDS = 50 };
+
+typedef struct split_buffers {
+    tc_real *S, *work, *y, *qt, *Mz, *Sy;
+    float* single;
+    size_t real_bytes, float_bytes;
+} split_buffers;
+
+static bool split_alloc(split_buffers* b, int n) {
+    b->real_bytes = ((size_t)n * n + 9 * (size_t)n) * sizeof(tc_real);
+    b->float_bytes = (size_t)n * (n + 2) * sizeof(float);
+    b->S = tc_alloc(b->real_bytes);
+    b->single = tc_alloc(b->float_bytes);
+    if (!b->S || !b->single) return false;
+    b->work = b->S + (size_t)n * n;
+    b->y = b->work + 5 * n, b->qt = b->y + n, b->Mz = b->qt + n, b->Sy = b->Mz + n;
+    return true;
+}
+
+static void split_free(split_buffers* b) {
+    if (b->S) tc_free(b->S, b->real_bytes);
+    if (b->single) tc_free(b->single, b->float_bytes);
+}
+
+tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
+                          tc_real* z, tc_real* w, tc_lcp_iter_stats* stats) {
+    tc_lcp_iter_stats st = {0, 0, 0};
+    if (stats) *stats = st;
+    if (n < 1 || !M || !d || !q || !z || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
+    tc_real qmax = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!isfinite(q[i]) || !isfinite(z[i]) || !(d[i] > 0) || !isfinite(d[i])) return TC_RESULT_INVALID_ARGUMENT;
+        qmax = fmax(qmax, fabs(q[i]));
+    }
+    split_buffers b = {0};
+    if (!split_alloc(&b, n)) {
+        split_free(&b);
+        return TC_RESULT_OUT_OF_MEMORY;
+    }
+    // S = sym(M D⁻¹); the skew part A = M D⁻¹ − S enters through q̃ = q + A y = q + M z − S y
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) b.S[(size_t)i * n + k] = 0.5 * (M[(size_t)i * n + k] / d[k] + M[(size_t)k * n + i] / d[i]);
+    for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b.y[i] = d[i] * z[i];
+    tc_real eps = tol * qmax;
+    tc_result result = TC_RESULT_NOT_CONVERGED;
+    for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
+        dense_matvec(n, M, z, b.Mz);
+        st.matvecs++;
+        for (int i = 0; i < n; ++i) b.qt[i] = b.Mz[i] + q[i]; // w of the true LCP
+        tc_real outer = projected_gradient_norm(n, z, b.qt);
+        if (outer <= eps) {
+            result = TC_RESULT_OK;
+            break;
+        }
+        tc_sym_matvec(n, b.S, b.y, b.Sy);
+        for (int i = 0; i < n; ++i) b.qt[i] = q[i] + b.Mz[i] - b.Sy[i];
+        // inexact rounds: no need to solve far below the current error of the true LCP
+        tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
+        tc_lcp_iter_stats inner;
+        tc_result r = tc_lcp_pk(n, b.S, b.qt, inner_tol, max_iterations, b.y, NULL, b.work, b.single, &inner);
+        st.iterations += inner.iterations, st.matvecs += inner.matvecs + 1;
+        if (r != TC_RESULT_OK) {
+            result = r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
+            break;
+        }
+        for (int i = 0; i < n; ++i) z[i] = b.y[i] / d[i];
+    }
+    if (result == TC_RESULT_OK) {
+        st.residual = residual_of(n, M, q, z, b.qt, 0);
+        if (w) memcpy(w, b.qt, (size_t)n * sizeof(tc_real));
+    }
+    split_free(&b);
+    if (stats) *stats = st;
+    return result;
+}
+
+tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* column_scale,
+                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, float* single_work,
+                       tc_lcp_solve_stats* stats) {
     tc_lcp_solve_stats st = {0, 0, 0, false, 0};
-    bool iterative = symmetric && method != TC_LCP_LEMKE && (method != TC_LCP_AUTO || n > TC_LCP_LEMKE_MAX_N);
+    bool wants_iterative = method != TC_LCP_LEMKE && (method != TC_LCP_AUTO || n > TC_LCP_LEMKE_MAX_N);
+    bool iterative = symmetric && wants_iterative;
     tc_result result = TC_RESULT_OK;
+    if (!symmetric && column_scale && wants_iterative && method != TC_LCP_MPRGP) {
+        tc_lcp_iter_stats it;
+        result = tc_lcp_pk_split(n, M, column_scale, q, tol, 50 + n / 2, z, w, &it);
+        st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
+        st.fell_back = result == TC_RESULT_NOT_CONVERGED;
+        if (!st.fell_back) {
+            if (stats) *stats = st;
+            return result;
+        }
+    }
     if (iterative) {
         size_t bytes = 5 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
         tc_real* work = tc_alloc(bytes);

@@ -37,15 +37,27 @@ tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, i
 tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
                     tc_real* work, float* single_work, tc_lcp_iter_stats* stats);
 
+/// Polonsky–Keer for a non-symmetric M = B·diag(d) whose B is nearly symmetric (d > 0 a column
+/// scale, e.g. the kernel areas of a response matrix whose far field is area/r). With y = d⊙z the
+/// LCP reads w = B y + q; splitting B = S + A (S its symmetric part, A the skew part), rounds of
+/// warm-started PK solve y ← LCP(S, q + A y) until the true LCP holds (projected gradient of z and
+/// w = Mz + q at most tol·|q|∞), at most 50 rounds of at most max_iterations PK steps, each solved
+/// to a hundredth of the current error of the true LCP (not below tol). Allocates
+/// n² + 9n reals and n(n + 2) floats. Returns TC_RESULT_OK; NOT_CONVERGED when the splitting does
+/// not settle (B far from symmetric, S not positive definite); INVALID_ARGUMENT (n < 1, tol <= 0,
+/// non-finite input, d <= 0); OUT_OF_MEMORY.
+tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
+                          tc_real* z, tc_real* w, tc_lcp_iter_stats* stats);
+
 /// y = M x for a symmetric n×n M (row-major), skipping the zero entries of x: row k of M is its
 /// column k, so the product is a sum of contiguous axpys. y must not alias x.
 void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y);
 
 /// Which LCP method tc_lcp_solve uses.
 typedef enum tc_lcp_method {
-    TC_LCP_AUTO = 0, ///< Polonsky–Keer for symmetric M with n > TC_LCP_LEMKE_MAX_N, else Lemke
+    TC_LCP_AUTO = 0, ///< Polonsky–Keer (split if M is not symmetric) for n > TC_LCP_LEMKE_MAX_N, else Lemke
     TC_LCP_LEMKE,    ///< always Lemke (exact pivoting, O(n²) per pivot)
-    TC_LCP_PK,       ///< Polonsky–Keer whenever M is symmetric (any n)
+    TC_LCP_PK,       ///< Polonsky–Keer for symmetric M, its splitting for scaled M (any n)
     TC_LCP_MPRGP,    ///< MPRGP whenever M is symmetric (any n)
 } tc_lcp_method;
 
@@ -62,12 +74,14 @@ typedef struct tc_lcp_solve_stats {
 } tc_lcp_solve_stats;
 
 /// Solves the LCP w = Mz + q with the chosen method. symmetric: M is symmetric positive definite
-/// (required by the iterative methods; Lemke runs otherwise). tol: their relative tolerance (see
+/// (required by the iterative methods). column_scale (may be NULL): for a non-symmetric M, the d of
+/// tc_lcp_pk_split (used by AUTO and PK); without it a non-symmetric M goes to Lemke. tol: their relative tolerance (see
 /// tc_lcp_mprgp). Iteration cap 50 + n/2, then Lemke. z: warm start on entry for the iterative
 /// methods (ignored by Lemke), the solution on exit; w (may be NULL) receives Mz + q.
 /// Returns the result of the method that ran last (see tc_lcp_lemke); OUT_OF_MEMORY.
 /// single_work: n(n + 2) floats for Polonsky–Keer's single-precision phase, or NULL.
-tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* q, tc_real tol,
-                       tc_real* z, tc_real* w, float* single_work, tc_lcp_solve_stats* stats);
+tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* column_scale,
+                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, float* single_work,
+                       tc_lcp_solve_stats* stats);
 
 #endif

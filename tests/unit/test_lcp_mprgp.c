@@ -190,6 +190,78 @@ static void test_large_against_lemke(void** state) {
     free(Ms);
 }
 
+// M = B diag(d) with B = SPD + a small skew part: the split PK reaches the unique solution
+// (enumeration for n <= 10, Lemke for n = 200), and tc_lcp_solve uses it under AUTO.
+static void test_split_for_scaled_nonsymmetric(void** state) {
+    (void)state;
+    unsigned seed = 31337;
+    tc_real M[100], B[100], d[10], q[10], zb[10];
+    for (int trial = 0; trial < 100; ++trial) {
+        int n = 1 + trial % 10;
+        random_spd(n, &seed, 0.5, B);
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) {
+                tc_real skew = 0.02 * (rnd(&seed) - 0.5);
+                B[i * n + j] += skew, B[j * n + i] -= skew;
+            }
+        for (int k = 0; k < n; ++k) d[k] = 0.2 + 2 * rnd(&seed);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < n; ++k) M[i * n + k] = B[i * n + k] * d[k];
+        for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.2;
+        assert_int_equal(brute_force(n, M, q, zb), 1);
+        tc_real z[10] = {0}, w[10], zmax = 0;
+        for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
+        tc_lcp_iter_stats st;
+        assert_int_equal(tc_lcp_pk_split(n, M, d, q, 1e-12, 1000, z, w, &st), TC_RESULT_OK);
+        for (int i = 0; i < n; ++i) {
+            assert_near(z[i], zb[i], 1e-8 * (1 + zmax));
+            assert_true(z[i] >= 0 && w[i] >= -1e-11);
+        }
+    }
+    enum { n = 200 };
+    tc_real* Ml = malloc(n * n * sizeof(tc_real));
+    tc_real* Bl = malloc(n * n * sizeof(tc_real));
+    tc_real dl[n], ql[n], zl[n], z[n], w[n];
+    random_spd(n, &seed, 0.5, Bl);
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            tc_real skew = 0.02 * (rnd(&seed) - 0.5);
+            Bl[i * n + j] += skew, Bl[j * n + i] -= skew;
+        }
+    for (int k = 0; k < n; ++k) dl[k] = 0.5 + rnd(&seed), ql[k] = 2 * rnd(&seed) - 1.3;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) Ml[i * n + k] = Bl[i * n + k] * dl[k];
+    assert_int_equal(tc_lcp_lemke(n, Ml, ql, zl, w, NULL), TC_RESULT_OK);
+    tc_real zmax = 0;
+    for (int i = 0; i < n; ++i) zmax = fmax(zmax, zl[i]), z[i] = 0;
+    tc_lcp_solve_stats st;
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, Ml, false, dl, ql, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    printf("split PK: n %d, %d steps, %d products, fell back %d\n", n, st.iterations, st.matvecs, st.fell_back);
+    assert_true(st.iterations > 0 && st.pivots == 0 && !st.fell_back);
+    for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8 * zmax);
+    // without a column scale a non-symmetric M goes to Lemke
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, Ml, false, NULL, ql, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    assert_true(st.pivots > 0 && st.iterations == 0);
+    // bad scale
+    dl[3] = 0;
+    assert_int_equal(tc_lcp_pk_split(n, Ml, dl, ql, 1e-12, 100, z, w, NULL), TC_RESULT_INVALID_ARGUMENT);
+    free(Ml);
+    free(Bl);
+}
+
+// A symmetric part that is not positive definite: the split PK finds no curvature and reports it;
+// tc_lcp_solve hands the LCP to Lemke, which finds it infeasible (w_1 = −2 z_1 − 1 < 0).
+static void test_split_falls_back(void** state) {
+    (void)state;
+    tc_real M[4] = {-1, 0.5, 0.1, 1}, d[2] = {2, 1}, q[2] = {-1, 1}, z[2] = {0, 0}, w[2];
+    tc_lcp_iter_stats it;
+    assert_int_equal(tc_lcp_pk_split(2, M, d, q, 1e-12, 100, z, w, &it), TC_RESULT_NOT_CONVERGED);
+    tc_lcp_solve_stats st;
+    z[0] = z[1] = 0;
+    assert_int_equal(tc_lcp_solve(TC_LCP_PK, 2, M, false, d, q, 1e-12, z, w, NULL, &st), TC_RESULT_INFEASIBLE);
+    assert_true(st.fell_back && st.pivots > 0);
+}
+
 static void test_solve_dispatch_and_fallback(void** state) {
     (void)state;
     enum { n = 60 };
@@ -202,25 +274,25 @@ static void test_solve_dispatch_and_fallback(void** state) {
     tc_lcp_solve_stats st;
     // AUTO: iterative above TC_LCP_LEMKE_MAX_N when symmetric, Lemke when not declared symmetric
     for (int i = 0; i < n; ++i) z[i] = 0;
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, true, NULL, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations > 0 && st.pivots == 0 && !st.fell_back);
     for (int i = 0; i < n; ++i) assert_near(z[i], zl[i], 1e-8);
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, false, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, n, M, false, NULL, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations == 0 && st.pivots > 0);
-    assert_int_equal(tc_lcp_solve(TC_LCP_LEMKE, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_LEMKE, n, M, true, NULL, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations == 0 && st.pivots > 0);
     for (int i = 0; i < n; ++i) z[i] = 0;
-    assert_int_equal(tc_lcp_solve(TC_LCP_MPRGP, n, M, true, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_MPRGP, n, M, true, NULL, q, 1e-12, z, w, NULL, &st), TC_RESULT_OK);
     assert_true(st.iterations > 0 && st.pivots == 0);
     // small n goes to Lemke under AUTO
     tc_real M2[4] = {2, 1, 1, 2}, q2[2] = {-5, -6}, z2[2] = {0, 0};
-    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, 2, M2, true, q2, 1e-12, z2, NULL, NULL, &st), TC_RESULT_OK);
+    assert_int_equal(tc_lcp_solve(TC_LCP_AUTO, 2, M2, true, NULL, q2, 1e-12, z2, NULL, NULL, &st), TC_RESULT_OK);
     assert_true(st.pivots > 0 && st.iterations == 0);
     // a symmetric matrix that is not positive definite: CG finds no curvature, Lemke takes over
     // and reports the LCP as infeasible (w_2 = −z_2 − 1 < 0 for every z_2 >= 0)
     tc_real Mi[4] = {1, 0, 0, -1}, qi[2] = {-1, -1}, zi[2] = {0, 0};
     for (int m = TC_LCP_PK; m <= TC_LCP_MPRGP; ++m) {
-        assert_int_equal(tc_lcp_solve((tc_lcp_method)m, 2, Mi, true, qi, 1e-12, zi, NULL, NULL, &st), TC_RESULT_INFEASIBLE);
+        assert_int_equal(tc_lcp_solve((tc_lcp_method)m, 2, Mi, true, NULL, qi, 1e-12, zi, NULL, NULL, &st), TC_RESULT_INFEASIBLE);
         assert_true(st.fell_back && st.pivots > 0);
     }
     free(M);
@@ -231,6 +303,8 @@ int main(void) {
         cmocka_unit_test_setup(test_known_2x2, tc_test_setup_log),
         cmocka_unit_test_setup(test_random_against_enumeration, tc_test_setup_log),
         cmocka_unit_test_setup(test_large_against_lemke, tc_test_setup_log),
+        cmocka_unit_test_setup(test_split_for_scaled_nonsymmetric, tc_test_setup_log),
+        cmocka_unit_test_setup(test_split_falls_back, tc_test_setup_log),
         cmocka_unit_test_setup(test_solve_dispatch_and_fallback, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,16 +19,20 @@ static tc_real ground_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
     return p.z;
 }
 
-// Sphere cap R = 5 cm pressed δ = 1 mm on a grid of spacing a/10 (about 630 nodes).
-static void fill_cap(tc_quasi_patch* pt, const paraboloid* pb) {
+// Sphere cap R = 5 cm pressed δ = 1 mm on a grid of spacing a/10 (about 630 nodes); with
+// `uneven`, node areas vary ±30 % in a smooth pattern (a non-symmetric matrix).
+static void fill_cap_areas(tc_quasi_patch* pt, const paraboloid* pb, bool uneven) {
     tc_real a = sqrt(pb->radius * pb->depth), h = a / 10;
     int n = (int)ceil(1.5 * a / h);
     for (int i = -n; i <= n; ++i)
         for (int j = -n; j <= n; ++j) {
             tc_vec3 p = tc_v3(i * h, j * h, 0), nrm;
-            if (paraboloid_sdf(pb, p, &nrm) < 0) assert_true(tc_quasi_patch_add(pt, pt->nodes.count, p, h * h));
+            tc_real area = h * h * (uneven ? 1 + 0.3 * sin(0.7 * i) * cos(0.5 * j) : 1);
+            if (paraboloid_sdf(pb, p, &nrm) < 0) assert_true(tc_quasi_patch_add(pt, pt->nodes.count, p, area));
         }
 }
+
+static void fill_cap(tc_quasi_patch* pt, const paraboloid* pb) { fill_cap_areas(pt, pb, false); }
 
 static void assert_same_pressures(const tc_quasi_patch* a, const tc_quasi_patch* b, tc_real rel) {
     assert_int_equal(a->nodes.count, b->nodes.count);
@@ -76,6 +80,33 @@ static void test_solvers_agree_on_hertz_cap(void** state) {
     }
 }
 
+// Unequal node areas: M is not symmetric; AUTO and PK solve it by the split PK, as Lemke does.
+static void test_split_on_uneven_areas(void** state) {
+    (void)state;
+    tc_response_params ra = {TC_RESPONSE_BOUSSINESQ, 1e6, 0.3, 0};
+    paraboloid pb = {0.05, 1e-3};
+    tc_quasi_contact_params params = {0, 0, 1e-9 * pb.depth, 3};
+    tc_quasi_patch ref = {0};
+    ref.solver = TC_LCP_LEMKE;
+    fill_cap_areas(&ref, &pb, true);
+    assert_int_equal(tc_quasi_solve_nodes(&ref, &ra, NULL, paraboloid_sdf, &pb, &params), TC_RESULT_OK);
+    assert_false(ref.symmetric);
+    for (int m = TC_LCP_AUTO; m <= TC_LCP_PK; ++m) {
+        if (m == TC_LCP_LEMKE) continue;
+        tc_quasi_patch pt = {0};
+        pt.solver = (tc_lcp_method)m;
+        fill_cap_areas(&pt, &pb, true);
+        assert_int_equal(tc_quasi_solve_nodes(&pt, &ra, NULL, paraboloid_sdf, &pb, &params), TC_RESULT_OK);
+        printf("uneven areas, method %d: %d nodes, %d steps (Lemke %d pivots)\n", m, pt.nodes.count, pt.lcp_iterations,
+               ref.pivots);
+        assert_true(pt.pivots == 0 && pt.fallbacks == 0 && pt.lcp_iterations > 0);
+        assert_true(pt.residual_penetration <= 1e-6 * pb.depth);
+        assert_same_pressures(&ref, &pt, 1e-6);
+        tc_quasi_patch_free(&pt);
+    }
+    tc_quasi_patch_free(&ref);
+}
+
 // A sampled sphere on the ground: every coarse level (warm start of the fine solve from the kept
 // clusters' pressures) and every method reach the same fine pressures.
 static void test_coarse_to_fine_same_solution(void** state) {
@@ -119,6 +150,7 @@ static void test_coarse_to_fine_same_solution(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_solvers_agree_on_hertz_cap, tc_test_setup_log),
+        cmocka_unit_test_setup(test_split_on_uneven_areas, tc_test_setup_log),
         cmocka_unit_test_setup(test_coarse_to_fine_same_solution, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
