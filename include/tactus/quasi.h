@@ -27,10 +27,10 @@ typedef enum tc_quasi_response {
 
 /// How the contact LCP of the body's patches is solved (see docs/quasi.md).
 typedef enum tc_quasi_solver {
-    TC_QUASI_SOLVER_AUTO = 0, ///< Polonsky–Keer CG when the matrix is symmetric (equal sample areas) and has
-                              ///< more than 48 nodes, else Lemke; Lemke if CG does not converge
+    TC_QUASI_SOLVER_AUTO = 0, ///< Polonsky–Keer CG (split for unequal sample areas) above 48 nodes,
+                              ///< else Lemke; Lemke if CG does not converge
     TC_QUASI_SOLVER_LEMKE,    ///< always Lemke's pivoting (exact; about n³ in time)
-    TC_QUASI_SOLVER_PK,       ///< Polonsky–Keer CG whenever the matrix is symmetric
+    TC_QUASI_SOLVER_PK,       ///< Polonsky–Keer CG at any size
     TC_QUASI_SOLVER_MPRGP,    ///< MPRGP (Dostál) whenever the matrix is symmetric
 } tc_quasi_solver;
 
