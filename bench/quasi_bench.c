@@ -2,7 +2,7 @@
 // a Fibonacci-sampled elastic sphere pressed into a rigid plane (ALGORITHMS.md §9, seed 002).
 // Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp]. Prints a Markdown table (one core, wall time
 //        per contact solve, best of `repeats`) for the LCP method given (default auto: Polonsky–Keer
-//        CG on symmetric matrices above 48 nodes, Lemke otherwise).
+//        CG above 48 nodes, split for the unequal cluster areas of coarse cuts; Lemke below).
 //        quasi_bench --traction-map out.csv: runs the qr_press set-up (a soft ellipsoid settling on
 //        the ground under gravity) and writes x,y,z,traction per sample for tools/quasi/traction_map.py.
 #include <math.h>
