@@ -7,7 +7,7 @@
 #include "contact/quasi_response.h"
 #include "contact/quasi_tree.h"
 #include "geometry/pointset.h"
-#include "math/lcp_mprgp.h"
+#include "math/lcp_iterative.h"
 
 /// The other side's surface: signed distance of world point p (negative inside) and its outward
 /// unit normal there.

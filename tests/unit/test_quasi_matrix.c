@@ -3,7 +3,7 @@
 #include "tc_test.h"
 #include "contact/quasi_matrix.h"
 #include "contact/quasi_response.h"
-#include "math/lcp_mprgp.h"
+#include "math/lcp_iterative.h"
 
 // e^{−z}I₀(z) = (1/π)∫₀^π e^{z(cos θ − 1)} dθ: the trapezoidal rule on a periodic analytic
 // integrand converges geometrically (4,000 panels resolve the peak of width 1/√z to 1e−15 at z = 1e4).

@@ -5,8 +5,8 @@
 // the feasible set, proportioning steps that release bound variables whose gradient pulls inwards.
 // tc_lcp_lemke, tc_lcp_pk or tc_lcp_mprgp are picked by tc_lcp_solve, which falls back to Lemke when
 // an iterative method does not converge.
-#ifndef TC_LCP_MPRGP_H
-#define TC_LCP_MPRGP_H
+#ifndef TC_LCP_ITERATIVE_H
+#define TC_LCP_ITERATIVE_H
 #include "math/lcp_lemke.h"
 
 /// Statistics of an iterative solve.

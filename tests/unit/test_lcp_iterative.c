@@ -2,7 +2,7 @@
 // known solutions, brute-force enumeration (n <= 10), Lemke on n = 200, scale invariance, warm
 // starts, fallback to Lemke.
 #include "tc_test.h"
-#include "math/lcp_mprgp.h"
+#include "math/lcp_iterative.h"
 
 typedef tc_result iterative_fn(int, const tc_real*, const tc_real*, tc_real, int, tc_real*, tc_real*, tc_real*,
                                tc_lcp_iter_stats*);

@@ -1,9 +1,11 @@
-// MPRGP for the symmetric positive definite LCP (see lcp_mprgp.h), after Dostál & Schöberl,
-// "Minimizing quadratic functions subject to bound constraints", Comput. Optim. Appl. 30 (2005).
+// Iterative solvers for the LCP with a symmetric positive definite matrix (see lcp_iterative.h):
+// MPRGP after Dostál & Schöberl, "Minimizing quadratic functions subject to bound constraints",
+// Comput. Optim. Appl. 30 (2005); Polonsky & Keer's CG (Wear 231, 1999) and its splitting for
+// column-scaled matrices; the dispatch with the Lemke fallback.
 // Variables: x = z (the pressures), g = M x + q = w (the gradient of ½xᵀMx + qᵀx). The free
 // gradient φ is g on x > 0; the chopped gradient β is min(g, 0) on x = 0; the projected gradient
 // φ + β vanishes exactly at the LCP solution.
-#include "math/lcp_mprgp.h"
+#include "math/lcp_iterative.h"
 #include <math.h>
 #include "core/core.h"
 
@@ -122,11 +124,9 @@ static bool mprgp_step(mprgp* s) {
     return true;
 }
 
-static tc_real residual_of(int n, const tc_real* M, const tc_real* q, const tc_real* z, const tc_real* w,
-                           tc_real m_norm) {
+static tc_real residual_of(int n, const tc_real* q, const tc_real* z, const tc_real* w, tc_real m_norm) {
     tc_real zmax = 0, qmax = 0;
     for (int i = 0; i < n; ++i) zmax = fmax(zmax, fabs(z[i])), qmax = fmax(qmax, fabs(q[i]));
-    (void)M;
     tc_real wscale = fmax(fmax(qmax, m_norm * zmax), 1e-300), zscale = fmax(zmax, 1e-300), worst = 0;
     for (int i = 0; i < n; ++i)
         worst = fmax(worst, fmax(fmax(-z[i] / zscale, -w[i] / wscale), fabs(w[i] * z[i]) / (wscale * zscale)));
@@ -200,10 +200,8 @@ tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, i
         s.matvecs++;
         converged = projected_gradient_norm(n, s.x, s.g) <= eps;
     }
-    // no O(n²) scan of M up front: a non-finite entry that was used shows in the result
-    if (!all_finite(n, s.x) || !all_finite(n, s.g)) return TC_RESULT_INVALID_ARGUMENT;
     st.matvecs = s.matvecs;
-    st.residual = residual_of(n, M, q, s.x, s.g, 0);
+    st.residual = residual_of(n, q, s.x, s.g, m_norm);
     if (w) memcpy(w, s.g, (size_t)n * sizeof(tc_real));
     if (stats) *stats = st;
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
@@ -388,7 +386,7 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
     // no O(n²) scan of M up front: a non-finite entry that was used shows in the result
     if (!all_finite(n, s.x) || !all_finite(n, s.g)) return TC_RESULT_INVALID_ARGUMENT;
     st.matvecs = s.matvecs;
-    st.residual = residual_of(n, M, q, s.x, s.g, 0);
+    st.residual = residual_of(n, q, s.x, s.g, 0);
     if (w) memcpy(w, s.g, (size_t)n * sizeof(tc_real));
     if (stats) *stats = st;
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
@@ -472,7 +470,7 @@ tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_re
         for (int i = 0; i < n; ++i) z[i] = b.y[i] / d[i];
     }
     if (result == TC_RESULT_OK) {
-        st.residual = residual_of(n, M, q, z, b.qt, 0);
+        st.residual = residual_of(n, q, z, b.qt, 0);
         if (w) memcpy(w, b.qt, (size_t)n * sizeof(tc_real));
     }
     split_free(&b);
