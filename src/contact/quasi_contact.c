@@ -29,7 +29,7 @@ void tc_quasi_patch_free(tc_quasi_patch* pt) {
     tc_array_free(&pt->disp_b);
     tc_array_free(&pt->matrix);
     tc_array_free(&pt->scratch);
-    tc_array_free(&pt->single);
+    tc_lcp_workspace_free(&pt->lcp);
 }
 
 bool tc_quasi_patch_add(tc_quasi_patch* pt, int node, tc_vec3 p, tc_real area) {
@@ -190,11 +190,6 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     // PK (the assembly's scratch after q and w is free again)
     tc_real* column_scale = pt->symmetric ? NULL : w + n;
     for (int k = 0; column_scale && k < n; ++k) column_scale[k] = pt->area.data[k] / (2 * TC_PI);
-    float* single = NULL; // Polonsky–Keer's single-precision rows, for symmetric matrices
-    if (pt->symmetric && pt->solver != TC_LCP_LEMKE && pt->solver != TC_LCP_MPRGP) {
-        if (!tc_array_reserve(&pt->single, n * (n + 2))) return TC_RESULT_OUT_OF_MEMORY;
-        single = pt->single.data;
-    }
     for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
     int max_it = params->max_iterations > 0 ? params->max_iterations : 1;
     tc_result result = TC_RESULT_OK;
@@ -203,7 +198,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         tc_real tol = solver_tolerance(pt, q, params->tolerance);
         // warm start: the caller's pressures, then the previous iteration's
         result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, column_scale, q, tol, pt->pressure.data, w,
-                              single, &st);
+                              &pt->lcp, &st);
         pt->pivots += st.pivots;
         pt->lcp_iterations += st.iterations;
         pt->fallbacks += st.fell_back;

@@ -41,7 +41,7 @@ typedef struct tc_quasi_patch {
     TC_ARRAY(tc_real) disp_b;     ///< B's surface displacement into B [m] (0 for rigid B)
     TC_ARRAY(tc_real) matrix;     ///< scratch: the LCP matrix
     TC_ARRAY(tc_real) scratch;    ///< scratch: q, w, matrix assembly
-    TC_ARRAY(float) single;       ///< scratch: single-precision rows for the iterative solver
+    tc_lcp_workspace lcp;         ///< scratch of the iterative solvers
     tc_lcp_method solver;         ///< LCP method (input, kept by clear; 0 = TC_LCP_AUTO)
     int level, iterations, pivots;
     int lcp_iterations;           ///< MPRGP steps over all solves of the last call

@@ -6,6 +6,7 @@
 // gradient φ is g on x > 0; the chopped gradient β is min(g, 0) on x = 0; the projected gradient
 // φ + β vanishes exactly at the LCP solution.
 #include "math/lcp_iterative.h"
+#include <limits.h>
 #include <math.h>
 #include "core/core.h"
 
@@ -392,42 +393,73 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
 }
 
-// y = M x for a general dense M.
-static void dense_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
+// y = M x for a general dense M over the non-zero entries of x (listed in `nz`, n ints): the
+// loaded nodes are a minority of a contact patch.
+static void dense_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y, int* nz) {
+    int count = 0;
+    for (int k = 0; k < n; ++k)
+        if (x[k] != 0) nz[count++] = k;
     for (int i = 0; i < n; ++i) {
         const tc_real* row = M + (size_t)i * n;
         tc_real s = 0;
-        for (int k = 0; k < n; ++k) s += row[k] * x[k];
+        for (int j = 0; j < count; ++j) s += row[nz[j]] * x[nz[j]];
         y[i] = s;
     }
 }
 
+enum { SPLIT_BLOCK = 64 };
+
+// S = sym(M D⁻¹), tile by tile so the transposed reads stay in cache; inv_d = 1/d.
+static void symmetric_part(int n, const tc_real* M, const tc_real* inv_d, tc_real* S) {
+    for (int bi = 0; bi < n; bi += SPLIT_BLOCK)
+        for (int bk = 0; bk < n; bk += SPLIT_BLOCK) {
+            int iend = bi + SPLIT_BLOCK < n ? bi + SPLIT_BLOCK : n, kend = bk + SPLIT_BLOCK < n ? bk + SPLIT_BLOCK : n;
+            for (int i = bi; i < iend; ++i)
+                for (int k = bk; k < kend; ++k)
+                    S[(size_t)i * n + k] = 0.5 * (M[(size_t)i * n + k] * inv_d[k] + M[(size_t)k * n + i] * inv_d[i]);
+        }
+}
+
 enum { SPLIT_MAX_ROUNDS = 50 };
 
+void tc_lcp_workspace_free(tc_lcp_workspace* ws) {
+    tc_array_free(&ws->reals);
+    tc_array_free(&ws->singles);
+}
+
 typedef struct split_buffers {
-    tc_real *S, *work, *y, *qt, *Mz, *Sy;
+    tc_real *S, *work, *y, *qt, *Mz, *Sy, *inv_d;
+    int* nz;
     float* single;
-    size_t real_bytes, float_bytes;
+    size_t real_bytes, float_bytes; // non-zero when allocated for this call
 } split_buffers;
 
-static bool split_alloc(split_buffers* b, int n) {
-    b->real_bytes = ((size_t)n * n + 9 * (size_t)n) * sizeof(tc_real);
-    b->float_bytes = (size_t)n * (n + 2) * sizeof(float);
-    b->S = tc_alloc(b->real_bytes);
-    b->single = tc_alloc(b->float_bytes);
-    if (!b->S || !b->single) return false;
+static bool split_alloc(split_buffers* b, int n, tc_lcp_workspace* ws) {
+    size_t reals = (size_t)n * n + 11 * (size_t)n, floats = (size_t)n * (n + 2);
+    if (ws) {
+        if (reals > INT_MAX || floats > INT_MAX || !tc_array_reserve(&ws->reals, (int)reals) ||
+            !tc_array_reserve(&ws->singles, (int)floats))
+            return false;
+        b->S = ws->reals.data, b->single = ws->singles.data;
+    } else {
+        b->real_bytes = reals * sizeof(tc_real), b->float_bytes = floats * sizeof(float);
+        b->S = tc_alloc(b->real_bytes);
+        b->single = tc_alloc(b->float_bytes);
+        if (!b->S || !b->single) return false;
+    }
     b->work = b->S + (size_t)n * n;
-    b->y = b->work + 5 * n, b->qt = b->y + n, b->Mz = b->qt + n, b->Sy = b->Mz + n;
+    b->y = b->work + 5 * n, b->qt = b->y + n, b->Mz = b->qt + n, b->Sy = b->Mz + n, b->inv_d = b->Sy + n;
+    b->nz = (int*)(b->inv_d + n); // n ints in the last n reals
     return true;
 }
 
 static void split_free(split_buffers* b) {
-    if (b->S) tc_free(b->S, b->real_bytes);
-    if (b->single) tc_free(b->single, b->float_bytes);
+    if (b->S && b->real_bytes) tc_free(b->S, b->real_bytes);
+    if (b->single && b->float_bytes) tc_free(b->single, b->float_bytes);
 }
 
 tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
-                          tc_real* z, tc_real* w, tc_lcp_iter_stats* stats) {
+                          tc_real* z, tc_real* w, tc_lcp_workspace* ws, tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
     if (n < 1 || !M || !d || !q || !z || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
@@ -437,18 +469,18 @@ tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_re
         qmax = fmax(qmax, fabs(q[i]));
     }
     split_buffers b = {0};
-    if (!split_alloc(&b, n)) {
+    if (!split_alloc(&b, n, ws)) {
         split_free(&b);
         return TC_RESULT_OUT_OF_MEMORY;
     }
     // S = sym(M D⁻¹); the skew part A = M D⁻¹ − S enters through q̃ = q + A y = q + M z − S y
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < n; ++k) b.S[(size_t)i * n + k] = 0.5 * (M[(size_t)i * n + k] / d[k] + M[(size_t)k * n + i] / d[i]);
+    for (int i = 0; i < n; ++i) b.inv_d[i] = 1 / d[i];
+    symmetric_part(n, M, b.inv_d, b.S);
     for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b.y[i] = d[i] * z[i];
     tc_real eps = tol * qmax;
     tc_result result = TC_RESULT_NOT_CONVERGED;
     for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
-        dense_matvec(n, M, z, b.Mz);
+        dense_matvec(n, M, z, b.Mz, b.nz);
         st.matvecs++;
         for (int i = 0; i < n; ++i) b.qt[i] = b.Mz[i] + q[i]; // w of the true LCP
         tc_real outer = projected_gradient_norm(n, z, b.qt);
@@ -479,7 +511,7 @@ tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_re
 }
 
 tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* column_scale,
-                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, float* single_work,
+                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, tc_lcp_workspace* ws,
                        tc_lcp_solve_stats* stats) {
     tc_lcp_solve_stats st = {0, 0, 0, false, 0};
     bool wants_iterative = method != TC_LCP_LEMKE && (method != TC_LCP_AUTO || n > TC_LCP_LEMKE_MAX_N);
@@ -487,7 +519,7 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
     tc_result result = TC_RESULT_OK;
     if (!symmetric && column_scale && wants_iterative && method != TC_LCP_MPRGP) {
         tc_lcp_iter_stats it;
-        result = tc_lcp_pk_split(n, M, column_scale, q, tol, 50 + n / 2, z, w, &it);
+        result = tc_lcp_pk_split(n, M, column_scale, q, tol, 50 + n / 2, z, w, ws, &it);
         st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
         st.fell_back = result == TC_RESULT_NOT_CONVERGED;
         if (!st.fell_back) {
@@ -499,6 +531,10 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
         size_t bytes = 5 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
         tc_real* work = tc_alloc(bytes);
         if (!work) return TC_RESULT_OUT_OF_MEMORY;
+        float* single_work = NULL; // PK's single-precision rows need n(n + 2) floats of ws
+        if (ws && method != TC_LCP_MPRGP && (size_t)n * (n + 2) <= INT_MAX &&
+            tc_array_reserve(&ws->singles, n * (n + 2)))
+            single_work = ws->singles.data;
         tc_lcp_iter_stats it;
         int cap = 50 + n / 2;
         result = method == TC_LCP_MPRGP ? tc_lcp_mprgp(n, M, q, tol, cap, z, w, work, &it)

@@ -7,6 +7,7 @@
 // an iterative method does not converge.
 #ifndef TC_LCP_ITERATIVE_H
 #define TC_LCP_ITERATIVE_H
+#include "core/core.h"
 #include "math/lcp_lemke.h"
 
 /// Statistics of an iterative solve.
@@ -37,17 +38,26 @@ tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, i
 tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
                     tc_real* work, float* single_work, tc_lcp_iter_stats* stats);
 
+/// Reusable scratch of the iterative solvers: grows to the largest problem seen, so repeated solves
+/// (every sub-step of a contact) do not allocate. Zero-initialise; release with tc_lcp_workspace_free.
+typedef struct tc_lcp_workspace {
+    TC_ARRAY(tc_real) reals;
+    TC_ARRAY(float) singles;
+} tc_lcp_workspace;
+
+void tc_lcp_workspace_free(tc_lcp_workspace* ws);
+
 /// Polonsky–Keer for a non-symmetric M = B·diag(d) whose B is nearly symmetric (d > 0 a column
 /// scale, e.g. the kernel areas of a response matrix whose far field is area/r). With y = d⊙z the
 /// LCP reads w = B y + q; splitting B = S + A (S its symmetric part, A the skew part), rounds of
 /// warm-started PK solve y ← LCP(S, q + A y) until the true LCP holds (projected gradient of z and
 /// w = Mz + q at most tol·|q|∞), at most 50 rounds of at most max_iterations PK steps, each solved
-/// to a hundredth of the current error of the true LCP (not below tol). Allocates
-/// n² + 9n reals and n(n + 2) floats. Returns TC_RESULT_OK; NOT_CONVERGED when the splitting does
+/// to a hundredth of the current error of the true LCP (not below tol). Needs n² + 11n reals and
+/// n(n + 2) floats: from ws (may be NULL: allocated for the call). Returns TC_RESULT_OK; NOT_CONVERGED when the splitting does
 /// not settle (B far from symmetric, S not positive definite); INVALID_ARGUMENT (n < 1, tol <= 0,
 /// non-finite input, d <= 0); OUT_OF_MEMORY.
 tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
-                          tc_real* z, tc_real* w, tc_lcp_iter_stats* stats);
+                          tc_real* z, tc_real* w, tc_lcp_workspace* ws, tc_lcp_iter_stats* stats);
 
 /// y = M x for a symmetric n×n M (row-major), skipping the zero entries of x: row k of M is its
 /// column k, so the product is a sum of contiguous axpys. y must not alias x.
@@ -79,9 +89,9 @@ typedef struct tc_lcp_solve_stats {
 /// tc_lcp_mprgp). Iteration cap 50 + n/2, then Lemke. z: warm start on entry for the iterative
 /// methods (ignored by Lemke), the solution on exit; w (may be NULL) receives Mz + q.
 /// Returns the result of the method that ran last (see tc_lcp_lemke); OUT_OF_MEMORY.
-/// single_work: n(n + 2) floats for Polonsky–Keer's single-precision phase, or NULL.
+/// ws (may be NULL): scratch kept between calls; with it PK also runs its single-precision phase.
 tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symmetric, const tc_real* column_scale,
-                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, float* single_work,
+                       const tc_real* q, tc_real tol, tc_real* z, tc_real* w, tc_lcp_workspace* ws,
                        tc_lcp_solve_stats* stats);
 
 #endif

@@ -212,7 +212,7 @@ static void test_split_for_scaled_nonsymmetric(void** state) {
         tc_real z[10] = {0}, w[10], zmax = 0;
         for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
         tc_lcp_iter_stats st;
-        assert_int_equal(tc_lcp_pk_split(n, M, d, q, 1e-12, 1000, z, w, &st), TC_RESULT_OK);
+        assert_int_equal(tc_lcp_pk_split(n, M, d, q, 1e-12, 1000, z, w, NULL, &st), TC_RESULT_OK);
         for (int i = 0; i < n; ++i) {
             assert_near(z[i], zb[i], 1e-8 * (1 + zmax));
             assert_true(z[i] >= 0 && w[i] >= -1e-11);
@@ -244,7 +244,7 @@ static void test_split_for_scaled_nonsymmetric(void** state) {
     assert_true(st.pivots > 0 && st.iterations == 0);
     // bad scale
     dl[3] = 0;
-    assert_int_equal(tc_lcp_pk_split(n, Ml, dl, ql, 1e-12, 100, z, w, NULL), TC_RESULT_INVALID_ARGUMENT);
+    assert_int_equal(tc_lcp_pk_split(n, Ml, dl, ql, 1e-12, 100, z, w, NULL, NULL), TC_RESULT_INVALID_ARGUMENT);
     free(Ml);
     free(Bl);
 }
@@ -255,7 +255,7 @@ static void test_split_falls_back(void** state) {
     (void)state;
     tc_real M[4] = {-1, 0.5, 0.1, 1}, d[2] = {2, 1}, q[2] = {-1, 1}, z[2] = {0, 0}, w[2];
     tc_lcp_iter_stats it;
-    assert_int_equal(tc_lcp_pk_split(2, M, d, q, 1e-12, 100, z, w, &it), TC_RESULT_NOT_CONVERGED);
+    assert_int_equal(tc_lcp_pk_split(2, M, d, q, 1e-12, 100, z, w, NULL, &it), TC_RESULT_NOT_CONVERGED);
     tc_lcp_solve_stats st;
     z[0] = z[1] = 0;
     assert_int_equal(tc_lcp_solve(TC_LCP_PK, 2, M, false, d, q, 1e-12, z, w, NULL, &st), TC_RESULT_INFEASIBLE);
