@@ -1,7 +1,10 @@
 // Quasi-rigid contact resolution time against the number of active nodes and hierarchy levels:
 // a Fibonacci-sampled elastic sphere pressed into a rigid plane (ALGORITHMS.md §9, seed 002).
-// Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp]. Prints a Markdown table (one core, wall time
-//        per contact solve, best of `repeats`) for the LCP method given (default auto: Polonsky–Keer
+// Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp] [sphere|ellipsoid]. Prints a Markdown table
+//        (one core, wall time
+//        per contact solve, best of `repeats`) for the LCP method given. The ellipsoid (semi-axes
+//        0.14, 0.1, 0.07 m, the same 40,000 mapped samples with their exact unequal areas) takes
+//        the non-symmetric path; (default auto: Polonsky–Keer
 //        CG above 48 nodes, split for the unequal cluster areas of coarse cuts; Lemke below).
 //        quasi_bench --traction-map out.csv: runs the qr_press set-up (a soft ellipsoid settling on
 //        the ground under gravity) and writes x,y,z,traction per sample for tools/quasi/traction_map.py.
@@ -72,21 +75,27 @@ int main(int argc, char** argv) {
     tc_lcp_method method = TC_LCP_AUTO;
     for (int m = 0; argc > 2 && m < 4; ++m)
         if (strcmp(argv[2], names[m]) == 0) method = (tc_lcp_method)m;
-    if (repeats < 1 || (argc > 2 && strcmp(argv[2], names[method]) != 0)) {
-        fprintf(stderr, "usage: quasi_bench [repeats >= 1] [auto|lemke|pk|mprgp]\n");
+    bool ellipsoid = argc > 3 && strcmp(argv[3], "ellipsoid") == 0;
+    if (repeats < 1 || (argc > 2 && strcmp(argv[2], names[method]) != 0) ||
+        (argc > 3 && !ellipsoid && strcmp(argv[3], "sphere") != 0)) {
+        fprintf(stderr, "usage: quasi_bench [repeats >= 1] [auto|lemke|pk|mprgp] [sphere|ellipsoid]\n");
         return 2;
     }
     enum { N = 40000 };
     tc_real R = 0.1;
+    tc_vec3 axes = ellipsoid ? tc_v3(0.14, 0.1, 0.07) : tc_v3(R, R, R);
     tc_vec3* pts = malloc(N * sizeof(tc_vec3));
     tc_vec3* nrm = malloc(N * sizeof(tc_vec3));
     tc_real* areas = malloc(N * sizeof(tc_real));
     const tc_real golden = TC_PI * (3 - sqrt(5.0));
     for (int i = 0; i < N; ++i) {
         tc_real z = 1 - (2 * i + 1.0) / N, r = sqrt(1 - z * z), phi = golden * i;
-        nrm[i] = tc_v3(r * cos(phi), r * sin(phi), z);
-        pts[i] = tc_v3_scale(nrm[i], R);
-        areas[i] = 4 * TC_PI * R * R / N;
+        tc_vec3 u = tc_v3(r * cos(phi), r * sin(phi), z); // on the unit sphere, mapped to the axes
+        pts[i] = tc_v3(axes.x * u.x, axes.y * u.y, axes.z * u.z);
+        nrm[i] = tc_v3_normalize(tc_v3(u.x / axes.x, u.y / axes.y, u.z / axes.z));
+        // the map's area Jacobian: abc · |(u_x/a, u_y/b, u_z/c)|
+        tc_real jac = tc_v3_len(tc_v3(u.x / axes.x, u.y / axes.y, u.z / axes.z)) * axes.x * axes.y * axes.z;
+        areas[i] = 4 * TC_PI / N * jac;
     }
     tc_pointset cloud;
     tc_sphere_tree tree;
@@ -100,7 +109,7 @@ int main(int argc, char** argv) {
     pt.solver = method;
     for (int di = 0; di < 5; ++di)
         for (int li = 0; li < 4; ++li) {
-            tc_quasi_surface s = {&cloud, &tree, areas, {{0, 0, R - depths[di]}, {0, 0, 0, 1}}, resp};
+            tc_quasi_surface s = {&cloud, &tree, areas, {{0, 0, axes.z - depths[di]}, {0, 0, 0, 1}}, resp};
             tc_quasi_contact_params params = {levels[li][0], levels[li][1], 1e-6, 3};
             double best = 1e30;
             tc_result r = TC_RESULT_OK;
