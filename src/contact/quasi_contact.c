@@ -28,6 +28,7 @@ void tc_quasi_patch_free(tc_quasi_patch* pt) {
     tc_array_free(&pt->disp_a);
     tc_array_free(&pt->disp_b);
     tc_array_free(&pt->matrix);
+    tc_array_free(&pt->skew);
     tc_array_free(&pt->scratch);
     tc_lcp_workspace_free(&pt->lcp);
 }
@@ -89,27 +90,51 @@ static bool boussinesq_pair(const tc_response_params* ra, const tc_response_para
     return ra->kind == TC_RESPONSE_BOUSSINESQ && (!rb || rb->kind == TC_RESPONSE_BOUSSINESQ);
 }
 
-// Boussinesq on both sides: the fast closed-form build (the scratch after q and w holds 8n reals: σ and 7n).
-static void assemble_boussinesq(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
+// Scratch layout (SCRATCH_REALS · n): q, w, the assembly's σ and 8n, the column scale d.
+enum { SCRATCH_Q = 0, SCRATCH_W = 1, SCRATCH_ASSEMBLY = 2, SCRATCH_SCALE = 11, SCRATCH_REALS = 12 };
+
+static tc_real* scratch_at(const tc_quasi_patch* pt, int slot) { return pt->scratch.data + (size_t)slot * pt->nodes.count; }
+
+// Unequal kernel widths: column k scales as σ_k² (the far field is area/r), the d of the split PK.
+static tc_real* column_scale(const tc_quasi_patch* pt) {
+    tc_real* d = scratch_at(pt, SCRATCH_SCALE);
+    for (int k = 0; k < pt->nodes.count; ++k) d[k] = pt->area.data[k] / (2 * TC_PI);
+    return d;
+}
+
+// The split PK takes the LCP when the dispatch would (tc_lcp_solve's rule for a scaled matrix).
+static bool wants_split(const tc_quasi_patch* pt) {
+    return pt->solver == TC_LCP_PK || (pt->solver == TC_LCP_AUTO && pt->nodes.count > TC_LCP_LEMKE_MAX_N);
+}
+
+// Boussinesq on both sides: the fast closed-form build; with unequal widths and the split PK to
+// come, S and A directly (M is never formed).
+static bool assemble_boussinesq(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
                                 patch_model* m) {
     int n = pt->nodes.count;
     tc_real ca = layer_compliance(ra), cb = rb ? layer_compliance(rb) : 0;
-    tc_real* sigma = pt->scratch.data + 2 * n;
+    tc_real* sigma = scratch_at(pt, SCRATCH_ASSEMBLY);
     for (int k = 0; k < n; ++k) sigma[k] = node_sigma(pt->area.data[k]);
-    pt->symmetric = tc_quasi_matrix_boussinesq(n, pt->points.data, sigma, ca + cb, pt->matrix.data, sigma + n);
     m->shared_kernel = true;
     m->share_a = ca / (ca + cb);
+    if (wants_split(pt) && !tc_quasi_sigma_uniform(n, sigma)) {
+        if (!tc_array_reserve(&pt->skew, n * n)) return false;
+        tc_quasi_matrix_boussinesq_split(n, pt->points.data, sigma, ca + cb, column_scale(pt), pt->matrix.data,
+                                         pt->skew.data, sigma + n);
+        pt->symmetric = false, pt->split = true;
+        return true;
+    }
+    pt->symmetric = tc_quasi_matrix_boussinesq(n, pt->points.data, sigma, ca + cb, pt->matrix.data, sigma + n);
+    return true;
 }
 
 // M = R_A + R_B over the patch nodes (row i receives, column k carries).
-static void assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb, patch_model* m) {
+static bool assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb, patch_model* m) {
     int n = pt->nodes.count;
     m->has_b = rb != NULL;
     m->shared_kernel = false;
-    if (boussinesq_pair(ra, rb)) {
-        assemble_boussinesq(pt, ra, rb, m);
-        return;
-    }
+    pt->split = false;
+    if (boussinesq_pair(ra, rb)) return assemble_boussinesq(pt, ra, rb, m);
     tc_real sigma_mean = 0, r_max = 0;
     for (int i = 0; i < n; ++i) sigma_mean += node_sigma(pt->area.data[i]) / n;
     for (int i = 0; i < n; ++i) r_max = fmax(r_max, tc_v3_dist(pt->points.data[i], pt->points.data[0]));
@@ -124,12 +149,30 @@ static void assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_
             M[(size_t)i * n + k] = kernel_value(&m->ka, sigma, d) + (rb ? kernel_value(&m->kb, sigma, d) : 0);
         }
     pt->symmetric = false; // the tabulated kernels are scaled per column
+    return true;
+}
+
+// total = M p = (S + A)(d ⊙ p) for a split matrix: row k of S (of A) is its column k (minus it).
+static void split_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
+    int n = pt->nodes.count;
+    const tc_real *d = scratch_at(pt, SCRATCH_SCALE), *p = pt->pressure.data;
+    for (int i = 0; i < n; ++i) total[i] = 0;
+    for (int k = 0; k < n; ++k) {
+        tc_real y = d[k] * p[k];
+        if (y == 0) continue;
+        const tc_real *sym_row = pt->matrix.data + (size_t)k * n, *skew_row = pt->skew.data + (size_t)k * n;
+        for (int i = 0; i < n; ++i) total[i] += y * (sym_row[i] - skew_row[i]);
+    }
 }
 
 // total = M p, skipping unloaded nodes.
 static void matrix_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     int n = pt->nodes.count;
     const tc_real *M = pt->matrix.data, *p = pt->pressure.data;
+    if (pt->split) {
+        split_times_pressure(pt, total);
+        return;
+    }
     if (pt->symmetric) {
         tc_sym_matvec(n, M, p, total);
         return;
@@ -173,6 +216,35 @@ static tc_real solver_tolerance(const tc_quasi_patch* pt, const tc_real* q, tc_r
     return fmin(1e-3, fmax(1e-12, rel));
 }
 
+// Gives up the split form: M = (S + A) diag(d) in place of S, for Lemke.
+static void merge_split(tc_quasi_patch* pt, const tc_real* d) {
+    int n = pt->nodes.count;
+    for (size_t i = 0; i < (size_t)n; ++i)
+        for (int k = 0; k < n; ++k) pt->matrix.data[i * n + k] = (pt->matrix.data[i * n + k] + pt->skew.data[i * n + k]) * d[k];
+    pt->split = false;
+}
+
+// One LCP solve of the patch: the split PK on S and A when the matrix is held split (Lemke on the
+// merged M when it does not converge), tc_lcp_solve otherwise.
+static tc_result solve_lcp(tc_quasi_patch* pt, const tc_real* d, const tc_real* q, tc_real tol, tc_real* w,
+                           tc_lcp_solve_stats* st) {
+    int n = pt->nodes.count;
+    if (pt->split) {
+        tc_lcp_iter_stats it;
+        tc_result r = tc_lcp_pk_split_parts(n, pt->matrix.data, pt->skew.data, d, q, tol, 50 + n / 2, pt->pressure.data,
+                                            w, &pt->lcp, &it);
+        *st = (tc_lcp_solve_stats){0, it.iterations, it.matvecs, r == TC_RESULT_NOT_CONVERGED, it.residual};
+        if (r != TC_RESULT_NOT_CONVERGED) return r;
+        merge_split(pt, d);
+        tc_lcp_solve_stats lemke;
+        r = tc_lcp_solve(TC_LCP_LEMKE, n, pt->matrix.data, false, NULL, q, tol, pt->pressure.data, w, NULL, &lemke);
+        st->pivots = lemke.pivots, st->residual = lemke.residual;
+        return r;
+    }
+    return tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, pt->symmetric ? NULL : d, q, tol,
+                        pt->pressure.data, w, &pt->lcp, st);
+}
+
 tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra, const tc_response_params* rb,
                                tc_quasi_sdf_fn* sdf, const void* user, const tc_quasi_contact_params* params) {
     int n = pt->nodes.count;
@@ -180,16 +252,14 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     pt->residual_penetration = 0;
     if (n == 0) return TC_RESULT_OK;
     pt->lcp_iterations = pt->fallbacks = 0;
-    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, 10 * n)) return TC_RESULT_OUT_OF_MEMORY;
+    if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, SCRATCH_REALS * n))
+        return TC_RESULT_OUT_OF_MEMORY;
     for (int i = 0; i < n; ++i) pt->s0.data[i] = sdf(user, pt->points.data[i], &pt->normals.data[i]);
     patch_model model = {0};
-    assemble(pt, ra, rb, &model);
-    tc_real* q = pt->scratch.data;
-    tc_real* w = q + n;
-    // Unequal kernel widths: column k scales as σ_k² (the far field is area/r), the d of the split
-    // PK (the assembly's scratch after q and w is free again)
-    tc_real* column_scale = pt->symmetric ? NULL : w + n;
-    for (int k = 0; column_scale && k < n; ++k) column_scale[k] = pt->area.data[k] / (2 * TC_PI);
+    if (!assemble(pt, ra, rb, &model)) return TC_RESULT_OUT_OF_MEMORY;
+    tc_real* q = scratch_at(pt, SCRATCH_Q);
+    tc_real* w = scratch_at(pt, SCRATCH_W);
+    const tc_real* d = column_scale(pt);
     for (int i = 0; i < n; ++i) q[i] = pt->s0.data[i];
     int max_it = params->max_iterations > 0 ? params->max_iterations : 1;
     tc_result result = TC_RESULT_OK;
@@ -197,8 +267,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         tc_lcp_solve_stats st;
         tc_real tol = solver_tolerance(pt, q, params->tolerance);
         // warm start: the caller's pressures, then the previous iteration's
-        result = tc_lcp_solve(pt->solver, n, pt->matrix.data, pt->symmetric, column_scale, q, tol, pt->pressure.data, w,
-                              &pt->lcp, &st);
+        result = solve_lcp(pt, d, q, tol, w, &st);
         pt->pivots += st.pivots;
         pt->lcp_iterations += st.iterations;
         pt->fallbacks += st.fell_back;

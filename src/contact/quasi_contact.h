@@ -39,7 +39,8 @@ typedef struct tc_quasi_patch {
     TC_ARRAY(tc_real) pressure;   ///< normal traction p_i >= 0 [Pa]
     TC_ARRAY(tc_real) disp_a;     ///< A's surface displacement into A [m]
     TC_ARRAY(tc_real) disp_b;     ///< B's surface displacement into B [m] (0 for rigid B)
-    TC_ARRAY(tc_real) matrix;     ///< scratch: the LCP matrix
+    TC_ARRAY(tc_real) matrix;     ///< scratch: the LCP matrix M, or the symmetric part S when split
+    TC_ARRAY(tc_real) skew;       ///< scratch: the skew part A when split (M = (S + A) diag(d))
     TC_ARRAY(tc_real) scratch;    ///< scratch: q, w, matrix assembly
     tc_lcp_workspace lcp;         ///< scratch of the iterative solvers
     tc_lcp_method solver;         ///< LCP method (input, kept by clear; 0 = TC_LCP_AUTO)
@@ -47,6 +48,7 @@ typedef struct tc_quasi_patch {
     int lcp_iterations;           ///< MPRGP steps over all solves of the last call
     int fallbacks;                ///< MPRGP solves that did not converge and went to Lemke
     bool symmetric;               ///< the last matrix was symmetric (equal kernel widths)
+    bool split;                   ///< the last matrix is held as S and A (unequal widths, split PK)
     tc_real residual_penetration; ///< m, max(0, −s) after the last iteration
 } tc_quasi_patch;
 

@@ -64,7 +64,78 @@ static void mirror_rows(int n, int i0, int i1, tc_real* M) {
     }
 }
 
-static bool sigma_uniform(int n, const tc_real* sigma) {
+// Both raw entries of the pair (i, k), k in [begin, end): M_ik into row_ik[k], M_ki into row_ki[k];
+// they share the distance and its square root, so the pair costs about one far entry.
+static void far_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row_ik,
+                             tc_real* restrict row_ki) {
+    // restrict locals: with two output rows gcc's run-time alias checks would exceed its limit and
+    // leave the loop scalar
+    const tc_real *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
+    const tc_real *restrict far_coef = s->far_coef, *restrict four_s2 = s->four_s2;
+    const tc_real px = x[i], py = y[i], pz = z[i], coef_i = far_coef[i], four_s2_i = four_s2[i];
+    for (int k = begin; k < end; ++k) {
+        tc_real dx = x[k] - px, dy = y[k] - py, dz = z[k] - pz;
+        tc_real inv = 1 / (dx * dx + dy * dy + dz * dz + 1e-300);
+        tc_real root = sqrt(inv);
+        row_ik[k] = far_coef[k] * root * tc_bessel_far_series(four_s2[k] * inv);
+        row_ki[k] = coef_i * root * tc_bessel_far_series(four_s2_i * inv);
+    }
+}
+
+// The exact form for either entry of a pair whose far value says it is near (see near_entries).
+static void near_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* row_ik, tc_real* row_ki) {
+    const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
+    for (int k = begin; k < end; ++k) {
+        bool near_ik = row_ik[k] > s->near_above[k], near_ki = row_ki[k] > s->near_above[i];
+        if (!near_ik && !near_ki) continue;
+        tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
+        tc_real d2 = dx * dx + dy * dy + dz * dz;
+        if (near_ik) row_ik[k] = s->near_coef[k] * tc_bessel_i0_scaled(d2 / s->four_s2[k]);
+        if (near_ki) row_ki[k] = s->near_coef[i] * tc_bessel_i0_scaled(d2 / s->four_s2[i]);
+    }
+}
+
+// Row i's strict upper part: (M_ik, M_ki) in place -> S_ik = ½(M_ik/d_k + M_ki/d_i) in sym_row,
+// A_ik = ½(M_ik/d_k − M_ki/d_i) in skew_row.
+static void split_pairs(const tc_real* inv_d, int i, int begin, int n, tc_real* sym_row, tc_real* skew_row) {
+    const tc_real inv_i = inv_d[i];
+    for (int k = begin; k < n; ++k) {
+        tc_real b_ik = sym_row[k] * inv_d[k], b_ki = skew_row[k] * inv_i;
+        sym_row[k] = 0.5 * (b_ik + b_ki);
+        skew_row[k] = 0.5 * (b_ik - b_ki);
+    }
+}
+
+// As mirror_rows, with the sign flipped: the lower triangle of a skew-symmetric matrix.
+static void mirror_rows_negated(int n, int i0, int i1, tc_real* A) {
+    for (int k = i0 + 1; k < n; ++k) {
+        tc_real* dst = A + (size_t)k * n;
+        int end = k < i1 ? k : i1;
+        for (int i = i0; i < end; ++i) dst[i] = -A[(size_t)i * n + k];
+    }
+}
+
+void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_real* sigma, tc_real compliance,
+                                      const tc_real* d, tc_real* S, tc_real* A, tc_real* scratch) {
+    patch_soa s = soa_fill(n, points, sigma, false, compliance, scratch);
+    tc_real* inv_d = scratch + 7 * n;
+    for (int k = 0; k < n; ++k) inv_d[k] = 1 / d[k];
+    for (int i0 = 0; i0 < n; i0 += MIRROR_BLOCK) {
+        int i1 = i0 + MIRROR_BLOCK < n ? i0 + MIRROR_BLOCK : n;
+        for (int i = i0; i < i1; ++i) {
+            tc_real *sym_row = S + (size_t)i * n, *skew_row = A + (size_t)i * n;
+            far_pair_entries(&s, i, i + 1, n, sym_row, skew_row);
+            near_pair_entries(&s, i, i + 1, n, sym_row, skew_row);
+            split_pairs(inv_d, i, i + 1, n, sym_row, skew_row);
+            sym_row[i] = s.near_coef[i] * inv_d[i];
+            skew_row[i] = 0;
+        }
+        mirror_rows(n, i0, i1, S);
+        mirror_rows_negated(n, i0, i1, A);
+    }
+}
+
+bool tc_quasi_sigma_uniform(int n, const tc_real* sigma) {
     for (int k = 1; k < n; ++k)
         if (fabs(sigma[k] - sigma[0]) > 1e-12 * sigma[0]) return false;
     return true;
@@ -72,7 +143,7 @@ static bool sigma_uniform(int n, const tc_real* sigma) {
 
 bool tc_quasi_matrix_boussinesq(int n, const tc_vec3* points, const tc_real* sigma, tc_real compliance, tc_real* M,
                                 tc_real* scratch) {
-    bool uniform = sigma_uniform(n, sigma);
+    bool uniform = tc_quasi_sigma_uniform(n, sigma);
     patch_soa s = soa_fill(n, points, sigma, uniform, compliance, scratch);
     for (int i0 = 0; i0 < n; i0 += MIRROR_BLOCK) {
         int i1 = i0 + MIRROR_BLOCK < n ? i0 + MIRROR_BLOCK : n;

@@ -393,120 +393,138 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
 }
 
-// y = M x for a general dense M over the non-zero entries of x (listed in `nz`, n ints): the
-// loaded nodes are a minority of a contact patch.
-static void dense_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y, int* nz) {
-    int count = 0;
-    for (int k = 0; k < n; ++k)
-        if (x[k] != 0) nz[count++] = k;
-    for (int i = 0; i < n; ++i) {
-        const tc_real* row = M + (size_t)i * n;
-        tc_real s = 0;
-        for (int j = 0; j < count; ++j) s += row[nz[j]] * x[nz[j]];
-        y[i] = s;
-    }
-}
+enum { SPLIT_BLOCK = 64, SPLIT_MAX_ROUNDS = 50 };
 
-enum { SPLIT_BLOCK = 64 };
-
-// S = sym(M D⁻¹), tile by tile so the transposed reads stay in cache; inv_d = 1/d.
-static void symmetric_part(int n, const tc_real* M, const tc_real* inv_d, tc_real* S) {
+// S = sym(M D⁻¹) and A = skew(M D⁻¹), tile pair by tile pair so the transposed reads stay in
+// cache; inv_d = 1/d.
+static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* S, tc_real* A) {
     for (int bi = 0; bi < n; bi += SPLIT_BLOCK)
         for (int bk = 0; bk < n; bk += SPLIT_BLOCK) {
             int iend = bi + SPLIT_BLOCK < n ? bi + SPLIT_BLOCK : n, kend = bk + SPLIT_BLOCK < n ? bk + SPLIT_BLOCK : n;
             for (int i = bi; i < iend; ++i)
-                for (int k = bk; k < kend; ++k)
-                    S[(size_t)i * n + k] = 0.5 * (M[(size_t)i * n + k] * inv_d[k] + M[(size_t)k * n + i] * inv_d[i]);
+                for (int k = bk; k < kend; ++k) {
+                    tc_real b_ik = M[(size_t)i * n + k] * inv_d[k], b_ki = M[(size_t)k * n + i] * inv_d[i];
+                    S[(size_t)i * n + k] = 0.5 * (b_ik + b_ki);
+                    A[(size_t)i * n + k] = 0.5 * (b_ik - b_ki);
+                }
         }
 }
 
-enum { SPLIT_MAX_ROUNDS = 50 };
+// y = A x for a skew-symmetric A: row k of A is minus its column k, so the product is a sum of
+// contiguous axpys over the non-zero x_k (the loaded nodes).
+static void skew_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
+    tc_sym_matvec(n, A, x, y);
+    for (int i = 0; i < n; ++i) y[i] = -y[i];
+}
 
 void tc_lcp_workspace_free(tc_lcp_workspace* ws) {
     tc_array_free(&ws->reals);
     tc_array_free(&ws->singles);
+    tc_array_free(&ws->parts);
 }
 
 typedef struct split_buffers {
-    tc_real *S, *work, *y, *qt, *Mz, *Sy, *inv_d;
-    int* nz;
+    tc_real *work, *y, *qt, *w, *Ay;
     float* single;
     size_t real_bytes, float_bytes; // non-zero when allocated for this call
 } split_buffers;
 
 static bool split_alloc(split_buffers* b, int n, tc_lcp_workspace* ws) {
-    size_t reals = (size_t)n * n + 11 * (size_t)n, floats = (size_t)n * (n + 2);
+    size_t reals = 9 * (size_t)n, floats = (size_t)n * (n + 2);
     if (ws) {
-        if (reals > INT_MAX || floats > INT_MAX || !tc_array_reserve(&ws->reals, (int)reals) ||
-            !tc_array_reserve(&ws->singles, (int)floats))
+        if (floats > INT_MAX || !tc_array_reserve(&ws->reals, (int)reals) || !tc_array_reserve(&ws->singles, (int)floats))
             return false;
-        b->S = ws->reals.data, b->single = ws->singles.data;
+        b->work = ws->reals.data, b->single = ws->singles.data;
     } else {
         b->real_bytes = reals * sizeof(tc_real), b->float_bytes = floats * sizeof(float);
-        b->S = tc_alloc(b->real_bytes);
+        b->work = tc_alloc(b->real_bytes);
         b->single = tc_alloc(b->float_bytes);
-        if (!b->S || !b->single) return false;
+        if (!b->work || !b->single) return false;
     }
-    b->work = b->S + (size_t)n * n;
-    b->y = b->work + 5 * n, b->qt = b->y + n, b->Mz = b->qt + n, b->Sy = b->Mz + n, b->inv_d = b->Sy + n;
-    b->nz = (int*)(b->inv_d + n); // n ints in the last n reals
+    b->y = b->work + 5 * n, b->qt = b->y + n, b->w = b->qt + n, b->Ay = b->w + n;
     return true;
 }
 
 static void split_free(split_buffers* b) {
-    if (b->S && b->real_bytes) tc_free(b->S, b->real_bytes);
+    if (b->work && b->real_bytes) tc_free(b->work, b->real_bytes);
     if (b->single && b->float_bytes) tc_free(b->single, b->float_bytes);
+}
+
+static bool split_input_valid(int n, const tc_real* d, const tc_real* q, const tc_real* z, tc_real tol) {
+    if (n < 1 || !d || !q || !z || !(tol > 0) || !isfinite(tol)) return false;
+    for (int i = 0; i < n; ++i)
+        if (!isfinite(q[i]) || !isfinite(z[i]) || !(d[i] > 0) || !isfinite(d[i])) return false;
+    return true;
+}
+
+// The rounds: y ← PK(S, q + A y) until w = S y + A y + q meets the projected-gradient test on z.
+// b->w carries the true w of the current y throughout (PK hands back S y + q̃, the skew product
+// of the new y is swapped in), so a round costs PK's steps plus one product with A.
+static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const tc_real* d, const tc_real* q, tc_real tol,
+                              int max_iterations, tc_real* z, split_buffers* b, tc_lcp_iter_stats* st) {
+    tc_real qmax = 0;
+    for (int i = 0; i < n; ++i) qmax = fmax(qmax, fabs(q[i]));
+    for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b->y[i] = d[i] * z[i];
+    skew_matvec(n, A, b->y, b->Ay);
+    tc_sym_matvec(n, S, b->y, b->w);
+    st->matvecs += 2;
+    for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
+    tc_real eps = tol * qmax;
+    for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
+        tc_real outer = projected_gradient_norm(n, z, b->w);
+        if (outer <= eps) return TC_RESULT_OK;
+        for (int i = 0; i < n; ++i) b->qt[i] = q[i] + b->Ay[i];
+        // inexact rounds: no need to solve far below the current error of the true LCP
+        tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
+        tc_lcp_iter_stats inner;
+        tc_result r = tc_lcp_pk(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, &inner);
+        st->iterations += inner.iterations, st->matvecs += inner.matvecs + 1;
+        if (r != TC_RESULT_OK) return r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
+        for (int i = 0; i < n; ++i) z[i] = b->y[i] / d[i], b->w[i] -= b->Ay[i];
+        skew_matvec(n, A, b->y, b->Ay);
+        for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i];
+    }
+    return TC_RESULT_NOT_CONVERGED;
+}
+
+tc_result tc_lcp_pk_split_parts(int n, const tc_real* S, const tc_real* A, const tc_real* d, const tc_real* q, tc_real tol,
+                                int max_iterations, tc_real* z, tc_real* w, tc_lcp_workspace* ws,
+                                tc_lcp_iter_stats* stats) {
+    tc_lcp_iter_stats st = {0, 0, 0};
+    if (stats) *stats = st;
+    if (!S || !A || !split_input_valid(n, d, q, z, tol)) return TC_RESULT_INVALID_ARGUMENT;
+    split_buffers b = {0};
+    tc_result result = TC_RESULT_OUT_OF_MEMORY;
+    if (split_alloc(&b, n, ws)) result = split_rounds(n, S, A, d, q, tol, max_iterations, z, &b, &st);
+    if (result == TC_RESULT_OK && !all_finite(n, b.w)) result = TC_RESULT_INVALID_ARGUMENT;
+    if (result == TC_RESULT_OK) {
+        st.residual = residual_of(n, q, z, b.w, 0);
+        if (w) memcpy(w, b.w, (size_t)n * sizeof(tc_real));
+    }
+    split_free(&b);
+    if (stats) *stats = st;
+    return result;
 }
 
 tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
                           tc_real* z, tc_real* w, tc_lcp_workspace* ws, tc_lcp_iter_stats* stats) {
-    tc_lcp_iter_stats st = {0, 0, 0};
-    if (stats) *stats = st;
-    if (n < 1 || !M || !d || !q || !z || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
-    tc_real qmax = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!isfinite(q[i]) || !isfinite(z[i]) || !(d[i] > 0) || !isfinite(d[i])) return TC_RESULT_INVALID_ARGUMENT;
-        qmax = fmax(qmax, fabs(q[i]));
+    if (stats) *stats = (tc_lcp_iter_stats){0, 0, 0};
+    if (!M || !split_input_valid(n, d, q, z, tol)) return TC_RESULT_INVALID_ARGUMENT;
+    size_t reals = 2 * (size_t)n * n + (size_t)n, bytes = 0;
+    tc_real* S = NULL;
+    if (ws) {
+        if (reals > INT_MAX || !tc_array_reserve(&ws->parts, (int)reals)) return TC_RESULT_OUT_OF_MEMORY;
+        S = ws->parts.data;
+    } else {
+        bytes = reals * sizeof(tc_real);
+        S = tc_alloc(bytes);
+        if (!S) return TC_RESULT_OUT_OF_MEMORY;
     }
-    split_buffers b = {0};
-    if (!split_alloc(&b, n, ws)) {
-        split_free(&b);
-        return TC_RESULT_OUT_OF_MEMORY;
-    }
-    // S = sym(M D⁻¹); the skew part A = M D⁻¹ − S enters through q̃ = q + A y = q + M z − S y
-    for (int i = 0; i < n; ++i) b.inv_d[i] = 1 / d[i];
-    symmetric_part(n, M, b.inv_d, b.S);
-    for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b.y[i] = d[i] * z[i];
-    tc_real eps = tol * qmax;
-    tc_result result = TC_RESULT_NOT_CONVERGED;
-    for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
-        dense_matvec(n, M, z, b.Mz, b.nz);
-        st.matvecs++;
-        for (int i = 0; i < n; ++i) b.qt[i] = b.Mz[i] + q[i]; // w of the true LCP
-        tc_real outer = projected_gradient_norm(n, z, b.qt);
-        if (outer <= eps) {
-            result = TC_RESULT_OK;
-            break;
-        }
-        tc_sym_matvec(n, b.S, b.y, b.Sy);
-        for (int i = 0; i < n; ++i) b.qt[i] = q[i] + b.Mz[i] - b.Sy[i];
-        // inexact rounds: no need to solve far below the current error of the true LCP
-        tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
-        tc_lcp_iter_stats inner;
-        tc_result r = tc_lcp_pk(n, b.S, b.qt, inner_tol, max_iterations, b.y, NULL, b.work, b.single, &inner);
-        st.iterations += inner.iterations, st.matvecs += inner.matvecs + 1;
-        if (r != TC_RESULT_OK) {
-            result = r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
-            break;
-        }
-        for (int i = 0; i < n; ++i) z[i] = b.y[i] / d[i];
-    }
-    if (result == TC_RESULT_OK) {
-        st.residual = residual_of(n, q, z, b.qt, 0);
-        if (w) memcpy(w, b.qt, (size_t)n * sizeof(tc_real));
-    }
-    split_free(&b);
-    if (stats) *stats = st;
+    tc_real *A = S + (size_t)n * n, *inv_d = A + (size_t)n * n;
+    for (int i = 0; i < n; ++i) inv_d[i] = 1 / d[i];
+    split_parts(n, M, inv_d, S, A);
+    tc_result result = tc_lcp_pk_split_parts(n, S, A, d, q, tol, max_iterations, z, w, ws, stats);
+    if (bytes) tc_free(S, bytes);
     return result;
 }
 

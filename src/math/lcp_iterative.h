@@ -43,19 +43,29 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
 typedef struct tc_lcp_workspace {
     TC_ARRAY(tc_real) reals;
     TC_ARRAY(float) singles;
+    TC_ARRAY(tc_real) parts; ///< tc_lcp_pk_split's S and A (2n² + n reals)
 } tc_lcp_workspace;
 
 void tc_lcp_workspace_free(tc_lcp_workspace* ws);
 
 /// Polonsky–Keer for a non-symmetric M = B·diag(d) whose B is nearly symmetric (d > 0 a column
-/// scale, e.g. the kernel areas of a response matrix whose far field is area/r). With y = d⊙z the
-/// LCP reads w = B y + q; splitting B = S + A (S its symmetric part, A the skew part), rounds of
-/// warm-started PK solve y ← LCP(S, q + A y) until the true LCP holds (projected gradient of z and
-/// w = Mz + q at most tol·|q|∞), at most 50 rounds of at most max_iterations PK steps, each solved
-/// to a hundredth of the current error of the true LCP (not below tol). Needs n² + 11n reals and
-/// n(n + 2) floats: from ws (may be NULL: allocated for the call). Returns TC_RESULT_OK; NOT_CONVERGED when the splitting does
-/// not settle (B far from symmetric, S not positive definite); INVALID_ARGUMENT (n < 1, tol <= 0,
-/// non-finite input, d <= 0); OUT_OF_MEMORY.
+/// scale, e.g. the kernel areas of a response matrix whose far field is area/r), given as the two
+/// parts of B: S = ½(B + Bᵀ) (symmetric positive definite) and A = ½(B − Bᵀ) (skew), both n×n
+/// row-major (tc_quasi_matrix_boussinesq_split builds them directly). With y = d⊙z the LCP reads
+/// w = (S + A) y + q; rounds of warm-started PK solve y ← LCP(S, q + A y) until the true LCP holds
+/// (projected gradient of z and w at most tol·|q|∞), at most 50 rounds of at most max_iterations
+/// PK steps, each solved to a hundredth of the current error of the true LCP (not below tol). One
+/// round costs PK's steps and one product with A. Needs 9n reals and n(n + 2) floats: from ws
+/// (may be NULL: allocated for the call). z: warm start on entry (negatives clipped), the solution
+/// (or last iterate) on exit; w (may be NULL) receives (S + A) diag(d) z + q. Returns
+/// TC_RESULT_OK; NOT_CONVERGED when the splitting does not settle (B far from symmetric, S not
+/// positive definite); INVALID_ARGUMENT (n < 1, tol <= 0, non-finite input, d <= 0); OUT_OF_MEMORY.
+tc_result tc_lcp_pk_split_parts(int n, const tc_real* S, const tc_real* A, const tc_real* d, const tc_real* q, tc_real tol,
+                                int max_iterations, tc_real* z, tc_real* w, tc_lcp_workspace* ws,
+                                tc_lcp_iter_stats* stats);
+
+/// tc_lcp_pk_split_parts for M itself: forms S and A from M and d (one tiled pass; in ws->parts,
+/// 2n² + n reals, or allocated for the call when ws is NULL). Same results and errors.
 tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_real* q, tc_real tol, int max_iterations,
                           tc_real* z, tc_real* w, tc_lcp_workspace* ws, tc_lcp_iter_stats* stats);
 
