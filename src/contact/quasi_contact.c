@@ -90,8 +90,9 @@ static bool boussinesq_pair(const tc_response_params* ra, const tc_response_para
     return ra->kind == TC_RESPONSE_BOUSSINESQ && (!rb || rb->kind == TC_RESPONSE_BOUSSINESQ);
 }
 
-// Scratch layout (SCRATCH_REALS · n): q, w, the assembly's σ and 8n, the column scale d.
-enum { SCRATCH_Q = 0, SCRATCH_W = 1, SCRATCH_ASSEMBLY = 2, SCRATCH_SCALE = 11, SCRATCH_REALS = 12 };
+// Scratch layout (SCRATCH_REALS · n): q, w, the assembly's σ and 8n (free after it), the column
+// scale d, a product buffer.
+enum { SCRATCH_Q = 0, SCRATCH_W = 1, SCRATCH_ASSEMBLY = 2, SCRATCH_SCALE = 11, SCRATCH_PRODUCT = 12, SCRATCH_REALS = 13 };
 
 static tc_real* scratch_at(const tc_quasi_patch* pt, int slot) { return pt->scratch.data + (size_t)slot * pt->nodes.count; }
 
@@ -152,17 +153,15 @@ static bool assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_
     return true;
 }
 
-// total = M p = (S + A)(d ⊙ p) for a split matrix: row k of S (of A) is its column k (minus it).
+// total = M p = (S + A)(d ⊙ p) for a split matrix (the product buffer holds d ⊙ p, then A d ⊙ p).
 static void split_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     int n = pt->nodes.count;
     const tc_real *d = scratch_at(pt, SCRATCH_SCALE), *p = pt->pressure.data;
-    for (int i = 0; i < n; ++i) total[i] = 0;
-    for (int k = 0; k < n; ++k) {
-        tc_real y = d[k] * p[k];
-        if (y == 0) continue;
-        const tc_real *sym_row = pt->matrix.data + (size_t)k * n, *skew_row = pt->skew.data + (size_t)k * n;
-        for (int i = 0; i < n; ++i) total[i] += y * (sym_row[i] - skew_row[i]);
-    }
+    tc_real *y = scratch_at(pt, SCRATCH_PRODUCT), *skew_y = scratch_at(pt, SCRATCH_ASSEMBLY);
+    for (int k = 0; k < n; ++k) y[k] = d[k] * p[k];
+    tc_sym_matvec(n, pt->matrix.data, y, total);
+    tc_skew_upper_matvec(n, pt->skew.data, y, skew_y);
+    for (int i = 0; i < n; ++i) total[i] += skew_y[i];
 }
 
 // total = M p, skipping unloaded nodes.
@@ -219,8 +218,14 @@ static tc_real solver_tolerance(const tc_quasi_patch* pt, const tc_real* q, tc_r
 // Gives up the split form: M = (S + A) diag(d) in place of S, for Lemke.
 static void merge_split(tc_quasi_patch* pt, const tc_real* d) {
     int n = pt->nodes.count;
+    tc_real *M = pt->matrix.data, *A = pt->skew.data;
     for (size_t i = 0; i < (size_t)n; ++i)
-        for (int k = 0; k < n; ++k) pt->matrix.data[i * n + k] = (pt->matrix.data[i * n + k] + pt->skew.data[i * n + k]) * d[k];
+        for (size_t k = i + 1; k < (size_t)n; ++k) { // A_ki = −A_ik
+            tc_real sym = M[i * n + k], skew = A[i * n + k];
+            M[i * n + k] = (sym + skew) * d[k];
+            M[k * n + i] = (sym - skew) * d[i];
+        }
+    for (size_t i = 0; i < (size_t)n; ++i) M[i * n + i] *= d[i];
     pt->split = false;
 }
 

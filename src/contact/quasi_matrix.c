@@ -106,15 +106,6 @@ static void split_pairs(const tc_real* inv_d, int i, int begin, int n, tc_real* 
     }
 }
 
-// As mirror_rows, with the sign flipped: the lower triangle of a skew-symmetric matrix.
-static void mirror_rows_negated(int n, int i0, int i1, tc_real* A) {
-    for (int k = i0 + 1; k < n; ++k) {
-        tc_real* dst = A + (size_t)k * n;
-        int end = k < i1 ? k : i1;
-        for (int i = i0; i < end; ++i) dst[i] = -A[(size_t)i * n + k];
-    }
-}
-
 void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_real* sigma, tc_real compliance,
                                       const tc_real* d, tc_real* S, tc_real* A, tc_real* scratch) {
     patch_soa s = soa_fill(n, points, sigma, false, compliance, scratch);
@@ -128,10 +119,9 @@ void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_rea
             near_pair_entries(&s, i, i + 1, n, sym_row, skew_row);
             split_pairs(inv_d, i, i + 1, n, sym_row, skew_row);
             sym_row[i] = s.near_coef[i] * inv_d[i];
-            skew_row[i] = 0;
         }
-        mirror_rows(n, i0, i1, S);
-        mirror_rows_negated(n, i0, i1, A);
+        mirror_rows(n, i0, i1, S); // A stays upper: its products read one triangle
+
     }
 }
 

@@ -19,8 +19,8 @@ bool tc_quasi_sigma_uniform(int n, const tc_real* sigma);
 
 /// The same matrix for unequal widths, handed over split for tc_lcp_pk_split_parts: with d > 0 a
 /// column scale (the kernel areas, d_k ∝ σ_k²), B = M diag(d)⁻¹ is nearly symmetric; S receives its
-/// symmetric part ½(B + Bᵀ) and A its skew part ½(B − Bᵀ) (both n×n, row-major, exactly symmetric
-/// and skew). One pass over the pairs i < k evaluates M_ik and M_ki together from one distance, so
+/// symmetric part ½(B + Bᵀ) (n×n, row-major, exactly symmetric) and A the strict upper triangle
+/// of its skew part ½(B − Bᵀ) (n×n row-major storage; the rest of A is not written). One pass over the pairs i < k evaluates M_ik and M_ki together from one distance, so
 /// M itself is never stored; M = (S + A) diag(d) (to rounding). scratch holds 8n reals.
 void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_real* sigma, tc_real compliance,
                                       const tc_real* d, tc_real* S, tc_real* A, tc_real* scratch);

@@ -8,6 +8,8 @@
 #include "math/lcp_iterative.h"
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "core/core.h"
 
 void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
@@ -336,8 +338,11 @@ static tc_real max_diagonal(int n, const tc_real* M) {
     return m;
 }
 
-tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
-                    tc_real* work, float* single_work, tc_lcp_iter_stats* stats) {
+// tc_lcp_pk; g_start (may be NULL) is M z + q for the warm start z >= 0 when the caller knows it
+// (the split's rounds do), saving the first product.
+static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
+                          tc_real* w, tc_real* work, float* single_work, const tc_real* g_start,
+                          tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
     if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
@@ -360,8 +365,12 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
         for (int i = 0; i < n; ++i) s.ready[i] = 0;
     }
     for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), s.t[i] = s.dx[i] = 0;
-    gradient(n, M, q, s.x, s.g);
-    s.matvecs = 1;
+    if (g_start) {
+        memcpy(s.g, g_start, (size_t)n * sizeof(tc_real));
+    } else {
+        gradient(n, M, q, s.x, s.g);
+        s.matvecs = 1;
+    }
     // the float phase stops where its round-off (about 1e-6 relative) would stall it
     tc_real eps = tol * qmax, eps_single = fmax(eps, 1e-5 * qmax), g_old = 0;
     bool converged = false, conjugate = false;
@@ -393,9 +402,14 @@ tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int 
     return converged ? TC_RESULT_OK : TC_RESULT_NOT_CONVERGED;
 }
 
+tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
+                    tc_real* work, float* single_work, tc_lcp_iter_stats* stats) {
+    return pk_solve(n, M, q, tol, max_iterations, z, w, work, single_work, NULL, stats);
+}
+
 enum { SPLIT_BLOCK = 64, SPLIT_MAX_ROUNDS = 50 };
 
-// S = sym(M D⁻¹) and A = skew(M D⁻¹), tile pair by tile pair so the transposed reads stay in
+// S = sym(M D⁻¹) and the strict upper triangle of A = skew(M D⁻¹), tile pair by tile pair so the transposed reads stay in
 // cache; inv_d = 1/d.
 static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* S, tc_real* A) {
     for (int bi = 0; bi < n; bi += SPLIT_BLOCK)
@@ -405,16 +419,33 @@ static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* 
                 for (int k = bk; k < kend; ++k) {
                     tc_real b_ik = M[(size_t)i * n + k] * inv_d[k], b_ki = M[(size_t)k * n + i] * inv_d[i];
                     S[(size_t)i * n + k] = 0.5 * (b_ik + b_ki);
-                    A[(size_t)i * n + k] = 0.5 * (b_ik - b_ki);
+                    if (k > i) A[(size_t)i * n + k] = 0.5 * (b_ik - b_ki);
                 }
         }
 }
 
-// y = A x for a skew-symmetric A: row k of A is minus its column k, so the product is a sum of
-// contiguous axpys over the non-zero x_k (the loaded nodes).
-static void skew_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
-    tc_sym_matvec(n, A, x, y);
-    for (int i = 0; i < n; ++i) y[i] = -y[i];
+// Σ_{j in [begin, n)} row_j x_j with two interleaved partial sums, so gcc can keep them in one
+// vector register (a single running sum is a serial chain it may not reorder); the order is fixed.
+static tc_real dot_from(int begin, int n, const tc_real* restrict row, const tc_real* restrict x) {
+    tc_real even = 0, odd = 0;
+    int j = begin;
+    for (; j + 1 < n; j += 2) even += row[j] * x[j], odd += row[j + 1] * x[j + 1];
+    if (j < n) even += row[j] * x[j];
+    return even + odd;
+}
+
+void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
+    for (int i = 0; i < n; ++i) y[i] = 0;
+    bool any = false;
+    for (int k = 0; k < n && !any; ++k) any = x[k] != 0;
+    if (!any) return; // a cold start: nothing is loaded
+    for (int k = 0; k < n; ++k) {
+        const tc_real* row = A + (size_t)k * n;
+        tc_real xk = x[k];
+        if (xk != 0)
+            for (int j = k + 1; j < n; ++j) y[j] -= xk * row[j]; // A_jk = −A_kj
+        y[k] += dot_from(k + 1, n, row, x);
+    }
 }
 
 void tc_lcp_workspace_free(tc_lcp_workspace* ws) {
@@ -465,7 +496,7 @@ static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const t
     tc_real qmax = 0;
     for (int i = 0; i < n; ++i) qmax = fmax(qmax, fabs(q[i]));
     for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b->y[i] = d[i] * z[i];
-    skew_matvec(n, A, b->y, b->Ay);
+    tc_skew_upper_matvec(n, A, b->y, b->Ay);
     tc_sym_matvec(n, S, b->y, b->w);
     st->matvecs += 2;
     for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
@@ -477,11 +508,13 @@ static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const t
         // inexact rounds: no need to solve far below the current error of the true LCP
         tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
         tc_lcp_iter_stats inner;
-        tc_result r = tc_lcp_pk(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, &inner);
+        // w = S y + q̃ here: PK's start gradient, no product needed
+        tc_result r = pk_solve(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, b->w, &inner);
+        if (getenv("QDEBUG")) fprintf(stderr, "n=%d round %d outer %.3g inner_tol %.3g it %d mv %d\n", n, round, outer, inner_tol, inner.iterations, inner.matvecs);
         st->iterations += inner.iterations, st->matvecs += inner.matvecs + 1;
         if (r != TC_RESULT_OK) return r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
         for (int i = 0; i < n; ++i) z[i] = b->y[i] / d[i], b->w[i] -= b->Ay[i];
-        skew_matvec(n, A, b->y, b->Ay);
+        tc_skew_upper_matvec(n, A, b->y, b->Ay);
         for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i];
     }
     return TC_RESULT_NOT_CONVERGED;

@@ -51,7 +51,8 @@ void tc_lcp_workspace_free(tc_lcp_workspace* ws);
 /// Polonsky–Keer for a non-symmetric M = B·diag(d) whose B is nearly symmetric (d > 0 a column
 /// scale, e.g. the kernel areas of a response matrix whose far field is area/r), given as the two
 /// parts of B: S = ½(B + Bᵀ) (symmetric positive definite) and A = ½(B − Bᵀ) (skew), both n×n
-/// row-major (tc_quasi_matrix_boussinesq_split builds them directly). With y = d⊙z the LCP reads
+/// row-major, of A only the strict upper triangle is read (tc_quasi_matrix_boussinesq_split
+/// builds them directly). With y = d⊙z the LCP reads
 /// w = (S + A) y + q; rounds of warm-started PK solve y ← LCP(S, q + A y) until the true LCP holds
 /// (projected gradient of z and w at most tol·|q|∞), at most 50 rounds of at most max_iterations
 /// PK steps, each solved to a hundredth of the current error of the true LCP (not below tol). One
@@ -72,6 +73,10 @@ tc_result tc_lcp_pk_split(int n, const tc_real* M, const tc_real* d, const tc_re
 /// y = M x for a symmetric n×n M (row-major), skipping the zero entries of x: row k of M is its
 /// column k, so the product is a sum of contiguous axpys. y must not alias x.
 void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y);
+
+/// y = A x for a skew-symmetric n×n A (row-major) of which only the strict upper triangle is read:
+/// one pass over it, a dot product and an axpy per row. y must not alias x.
+void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y);
 
 /// Which LCP method tc_lcp_solve uses.
 typedef enum tc_lcp_method {
