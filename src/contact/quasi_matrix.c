@@ -54,14 +54,27 @@ static void near_entries(const patch_soa* s, int i, int begin, int end, tc_real*
     }
 }
 
+// Row k's share of the mirror: M[k][i] = M[i][k] for i in [begin, end).
+static void mirror_run(int n, int k, int begin, int end, tc_real* M) {
+    tc_real* dst = M + (size_t)k * n;
+    for (int i = begin; i < end; ++i) dst[i] = M[(size_t)i * n + k];
+}
+
 // Copies rows [i0, i1)'s strict upper part into the lower triangle while those rows are still in
-// cache: each lower row k receives one contiguous run M[k][i0..min(k, i1)).
+// cache: each lower row k receives one contiguous run M[k][i0..min(k, i1)). Four lower rows at a
+// time, so one read of four adjacent entries of a source row serves all four.
 static void mirror_rows(int n, int i0, int i1, tc_real* M) {
-    for (int k = i0 + 1; k < n; ++k) {
-        tc_real* dst = M + (size_t)k * n;
+    int k = i0 + 1;
+    for (; k + 3 < n; k += 4) {
+        tc_real *d0 = M + (size_t)k * n, *d1 = d0 + n, *d2 = d1 + n, *d3 = d2 + n;
         int end = k < i1 ? k : i1;
-        for (int i = i0; i < end; ++i) dst[i] = M[(size_t)i * n + k];
+        for (int i = i0; i < end; ++i) {
+            const tc_real* src = M + (size_t)i * n + k;
+            d0[i] = src[0], d1[i] = src[1], d2[i] = src[2], d3[i] = src[3];
+        }
+        for (int j = 1; j < 4; ++j) mirror_run(n, k + j, end, k + j < i1 ? k + j : i1, M);
     }
+    for (; k < n; ++k) mirror_run(n, k, i0, k < i1 ? k : i1, M);
 }
 
 // Both raw entries of the pair (i, k), k in [begin, end): M_ik into row_ik[k], M_ki into row_ki[k];

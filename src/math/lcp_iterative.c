@@ -424,14 +424,16 @@ static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* 
         }
 }
 
-// Σ_{j in [begin, n)} row_j x_j with two interleaved partial sums, so gcc can keep them in one
-// vector register (a single running sum is a serial chain it may not reorder); the order is fixed.
+// Σ_{j in [begin, n)} row_j x_j with eight interleaved partial sums: gcc keeps them in vector
+// registers, and a single running sum (a serial chain it may not reorder) would wait on the
+// adder's latency at every step. The order of the additions is fixed.
 static tc_real dot_from(int begin, int n, const tc_real* restrict row, const tc_real* restrict x) {
-    tc_real even = 0, odd = 0;
+    tc_real s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     int j = begin;
-    for (; j + 1 < n; j += 2) even += row[j] * x[j], odd += row[j + 1] * x[j + 1];
-    if (j < n) even += row[j] * x[j];
-    return even + odd;
+    for (; j + 7 < n; j += 8)
+        for (int l = 0; l < 8; ++l) s[l] += row[j + l] * x[j + l];
+    for (; j < n; ++j) s[0] += row[j] * x[j];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
 void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
