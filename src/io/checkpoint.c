@@ -12,7 +12,8 @@
 #include <string.h>
 
 static const char k_magic[8] = {'T', 'A', 'C', 'T', 'U', 'S', 'C', 'K'};
-enum { k_version = 1 };
+// 2: the quasi-rigid stats gained cg_steps and fallbacks (and are written field by field)
+enum { k_version = 2 };
 static const int64_t k_byte_order = 0x0102030405060708;
 static const int64_t k_trailer = 0x444E454B43435454; // "TTCCKEND" read backwards
 
@@ -103,7 +104,7 @@ static tc_result read_header(tc_state_reader* in, const char* path, header* h, t
     int64_t version = tc_state_read_i64(in), order = tc_state_read_i64(in), real_size = tc_state_read_i64(in);
     if (version != k_version || order != k_byte_order || real_size != (int64_t)sizeof(tc_real))
         return tc_error_set(error, TC_RESULT_UNSUPPORTED, path, "header",
-                            "checkpoint format %lld from another machine kind or build (this build reads format %d)",
+                            "checkpoint format version %lld from another machine kind or build (this build reads version %d)",
                             (long long)version, k_version);
     h->version = tc_state_read_string(in);
     h->file = tc_state_read_string(in);

@@ -3,6 +3,9 @@
 #include "tc_test.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
 
 static const char* scene_path(void) { return TACTUS_SOURCE_DIR "/scenes/events.json"; }
 static const char* ck_path(void) { return TACTUS_BINARY_DIR "/test_checkpoint.tcck"; }
@@ -161,6 +164,75 @@ static void test_resume_other_kinds(void** state) {
     }
 }
 
+static tc_quasi_stats egg_stats(tc_scene* s) {
+    tc_world* w = tc_scene_world(s);
+    return tc_quasi_body_get_stats(w, tc_world_find_body(w, "egg"));
+}
+
+// A quasi-rigid body in contact round-trips its layer outputs and its whole stats record (the
+// iterative solver's counters included) bit for bit.
+static void test_quasi_state_round_trip(void** state) {
+    (void)state;
+    tc_error e;
+    tc_scene* a = tc_test_load_scene("qr_room");
+    int steps = 0;
+    while (egg_stats(a).contacts == 0 && steps < 400) step_n(a, 1), ++steps;
+    tc_quasi_stats before = egg_stats(a);
+    assert_true(before.contacts > 0 && before.active_nodes > 0 && before.pivots + before.cg_steps > 0);
+    assert_int_equal(tc_scene_write_checkpoint(a, ck_path(), NULL, 0, &e), TC_RESULT_OK);
+    tc_scene* b = tc_scene_resume(ck_path(), NULL, NULL, &e);
+    if (!b) fail_msg("%s", e.message);
+    tc_quasi_stats after = egg_stats(b);
+    assert_int_equal(after.active_nodes, before.active_nodes);
+    assert_int_equal(after.contacts, before.contacts);
+    assert_int_equal(after.pivots, before.pivots);
+    assert_int_equal(after.cg_steps, before.cg_steps);
+    assert_int_equal(after.fallbacks, before.fallbacks);
+    assert_true(after.solve_time == before.solve_time);
+    enum { cap = 4096 };
+    static tc_real ta[cap], da[cap], tb[cap], db[cap];
+    tc_world *wa = tc_scene_world(a), *wb = tc_scene_world(b);
+    int na = tc_quasi_body_get_tractions(wa, tc_world_find_body(wa, "egg"), ta, da, cap);
+    int nb = tc_quasi_body_get_tractions(wb, tc_world_find_body(wb, "egg"), tb, db, cap);
+    assert_true(na > 0 && na <= cap);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ta, tb, (size_t)na * sizeof(tc_real));
+    assert_memory_equal(da, db, (size_t)na * sizeof(tc_real));
+    tc_scene_destroy(a);
+    tc_scene_destroy(b);
+}
+
+// A file of the previous format version (quasi stats without the solver counters) is refused by
+// its version number, even with a valid checksum.
+static void test_old_version_refused(void** state) {
+    (void)state;
+    tc_error e;
+    tc_scene* a = tc_scene_load(scene_path(), &e);
+    assert_non_null(a);
+    step_n(a, 5);
+    assert_int_equal(tc_scene_write_checkpoint(a, ck_path(), NULL, 0, &e), TC_RESULT_OK);
+    tc_scene_destroy(a);
+    long n = file_size(ck_path());
+    uint8_t* data = malloc((size_t)n);
+    FILE* f = fopen(ck_path(), "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    int64_t version = 1, sum;
+    memcpy(data + 8, &version, sizeof version); // after the 8-byte magic
+    sum = (int64_t)tc_hash_bytes(TC_HASH_SEED, data, (size_t)n - sizeof sum);
+    memcpy(data + n - sizeof sum, &sum, sizeof sum);
+    const char* old = TACTUS_BINARY_DIR "/test_checkpoint_v1.tcck";
+    f = fopen(old, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    free(data);
+    assert_null(tc_scene_resume(old, NULL, NULL, &e));
+    assert_int_equal(e.code, TC_RESULT_UNSUPPORTED);
+    assert_non_null(strstr(e.message, "version 1"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_is_bit_identical),
@@ -168,6 +240,8 @@ int main(void) {
         cmocka_unit_test(test_points_resume_and_split_refused),
         cmocka_unit_test(test_body_outside_scene_refused),
         cmocka_unit_test(test_resume_other_kinds),
+        cmocka_unit_test(test_quasi_state_round_trip),
+        cmocka_unit_test(test_old_version_refused),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

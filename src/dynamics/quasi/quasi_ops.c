@@ -1,5 +1,6 @@
 // The quasi-rigid kind's entry in the registry. `index` is the body's rigid-store index.
 #include "world/state_io.h"
+#include <limits.h>
 #include <math.h>
 #include "dynamics/quasi/quasi.h"
 
@@ -123,6 +124,25 @@ static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max
     return false;
 }
 
+// The stats field by field: the file layout does not follow the struct's (or its padding).
+static void write_stats(struct tc_state_writer* out, const tc_quasi_stats* st) {
+    tc_state_write_i64(out, st->active_nodes);
+    tc_state_write_i64(out, st->contacts);
+    tc_state_write_i64(out, st->pivots);
+    tc_state_write_i64(out, st->cg_steps);
+    tc_state_write_i64(out, st->fallbacks);
+    tc_state_write_real(out, st->solve_time);
+}
+
+static void read_stats(struct tc_state_reader* in, tc_quasi_stats* st) {
+    st->active_nodes = (int)tc_state_read_count(in, 0, INT_MAX);
+    st->contacts = (int)tc_state_read_count(in, 0, INT_MAX);
+    st->pivots = (int)tc_state_read_count(in, 0, INT_MAX);
+    st->cg_steps = (int)tc_state_read_count(in, 0, INT_MAX);
+    st->fallbacks = (int)tc_state_read_count(in, 0, INT_MAX);
+    st->solve_time = tc_state_read_real(in);
+}
+
 // Checkpoints: the rigid frames are in the rigid store's state; here the layer's last
 // tractions and displacements and the contact outputs, per record in store order.
 static void write_state(const tc_world* w, struct tc_state_writer* out) {
@@ -135,7 +155,7 @@ static void write_state(const tc_world* w, struct tc_state_writer* out) {
         tc_state_write(out, q->displacement, (size_t)q->cloud.count * sizeof(tc_real));
         tc_state_write_vec3(out, q->force);
         tc_state_write_vec3(out, q->torque);
-        tc_state_write(out, &q->stats, sizeof q->stats);
+        write_stats(out, &q->stats);
     }
 }
 
@@ -149,7 +169,7 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
         tc_state_read(in, q->displacement, (size_t)q->cloud.count * sizeof(tc_real));
         q->force = tc_state_read_vec3(in);
         q->torque = tc_state_read_vec3(in);
-        tc_state_read(in, &q->stats, sizeof q->stats);
+        read_stats(in, &q->stats);
     }
     return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "quasi", "truncated quasi-rigid state") : TC_RESULT_OK;
 }
