@@ -8,8 +8,6 @@
 #include "math/lcp_iterative.h"
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include "core/core.h"
 
 void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
@@ -339,9 +337,11 @@ static tc_real max_diagonal(int n, const tc_real* M) {
 }
 
 // tc_lcp_pk; g_start (may be NULL) is M z + q for the warm start z >= 0 when the caller knows it
-// (the split's rounds do), saving the first product.
+// (the split's rounds do), saving the first product. rows_kept (may be NULL): true when
+// single_work's float rows (and their made-flags) were set up by an earlier call on the same M, so
+// rows made then are not redone (the split's rounds); set to true once they are set up here.
 static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
-                          tc_real* w, tc_real* work, float* single_work, const tc_real* g_start,
+                          tc_real* w, tc_real* work, float* single_work, const tc_real* g_start, bool* rows_kept,
                           tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
@@ -362,7 +362,9 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
         s.single = true;
         s.Mf = single_work, s.acc = single_work + (size_t)n * n, s.ready = s.acc + n;
         s.mscale = 1 / dmax;
-        for (int i = 0; i < n; ++i) s.ready[i] = 0;
+        if (!rows_kept || !*rows_kept)
+            for (int i = 0; i < n; ++i) s.ready[i] = 0;
+        if (rows_kept) *rows_kept = true;
     }
     for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), s.t[i] = s.dx[i] = 0;
     if (g_start) {
@@ -404,7 +406,7 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
 
 tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
                     tc_real* work, float* single_work, tc_lcp_iter_stats* stats) {
-    return pk_solve(n, M, q, tol, max_iterations, z, w, work, single_work, NULL, stats);
+    return pk_solve(n, M, q, tol, max_iterations, z, w, work, single_work, NULL, NULL, stats);
 }
 
 enum { SPLIT_BLOCK = 64, SPLIT_MAX_ROUNDS = 50 };
@@ -503,6 +505,7 @@ static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const t
     st->matvecs += 2;
     for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
     tc_real eps = tol * qmax;
+    bool rows_kept = false; // PK's float rows of S serve every round
     for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
         tc_real outer = projected_gradient_norm(n, z, b->w);
         if (outer <= eps) return TC_RESULT_OK;
@@ -511,8 +514,8 @@ static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const t
         tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
         tc_lcp_iter_stats inner;
         // w = S y + q̃ here: PK's start gradient, no product needed
-        tc_result r = pk_solve(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, b->w, &inner);
-        if (getenv("QDEBUG")) fprintf(stderr, "n=%d round %d outer %.3g inner_tol %.3g it %d mv %d\n", n, round, outer, inner_tol, inner.iterations, inner.matvecs);
+        tc_result r =
+            pk_solve(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, b->w, &rows_kept, &inner);
         st->iterations += inner.iterations, st->matvecs += inner.matvecs + 1;
         if (r != TC_RESULT_OK) return r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
         for (int i = 0; i < n; ++i) z[i] = b->y[i] / d[i], b->w[i] -= b->Ay[i];
