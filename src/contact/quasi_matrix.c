@@ -3,6 +3,7 @@
 #include "contact/quasi_matrix.h"
 #include <math.h>
 #include "contact/quasi_response.h"
+#include "core/core.h"
 
 enum { MIRROR_BLOCK = 64 };
 
@@ -33,7 +34,7 @@ static patch_soa soa_fill(int n, const tc_vec3* p, const tc_real* sigma, bool un
 
 // Far-field form for columns [begin, end) of row i; the tiny shift keeps coincident points finite
 // (near_entries overwrites them).
-static void far_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
+TC_VECTOR_CLONES static void far_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
     const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
     for (int k = begin; k < end; ++k) {
         tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
@@ -79,7 +80,7 @@ static void mirror_rows(int n, int i0, int i1, tc_real* M) {
 
 // Both raw entries of the pair (i, k), k in [begin, end): M_ik into row_ik[k], M_ki into row_ki[k];
 // they share the distance and its square root, so the pair costs about one far entry.
-static void far_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row_ik,
+TC_VECTOR_CLONES static void far_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row_ik,
                              tc_real* restrict row_ki) {
     // restrict locals: with two output rows gcc's run-time alias checks would exceed its limit and
     // leave the loop scalar

@@ -31,6 +31,15 @@ tc_result tc_error_set(tc_error* error, tc_result code, const char* file, const 
 
 /// FNV-1a 64-bit over bytes, continuing from h (start with TC_HASH_SEED).
 #define TC_HASH_SEED 14695981039346656037ull
+
+/// Marks a hot, vectorisable loop function for an AVX2 copy picked at load time on x86-64 Linux
+/// with gcc (portable baseline otherwise). The results are bitwise the same either way: the build
+/// has -ffp-contract=off (no FMA), and such loops are element-wise or keep a fixed summation order.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define TC_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TC_VECTOR_CLONES
+#endif
 uint64_t tc_hash_bytes(uint64_t h, const void* data, size_t size);
 uint64_t tc_hash_real(uint64_t h, tc_real x);
 uint64_t tc_hash_vec3(uint64_t h, tc_vec3 v);

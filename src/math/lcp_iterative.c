@@ -10,7 +10,7 @@
 #include <math.h>
 #include "core/core.h"
 
-void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
+TC_VECTOR_CLONES void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
     for (int i = 0; i < n; ++i) y[i] = 0;
     for (int k = 0; k < n; ++k) {
         tc_real xk = x[k];
@@ -233,7 +233,7 @@ static const float* single_row(pk_state* s, int k) {
 }
 
 // out = M v: exact rows, or in the single phase float rows with v scaled to |v|∞ = 1.
-static void pk_product(pk_state* s, const tc_real* v, tc_real* out) {
+TC_VECTOR_CLONES static void pk_product(pk_state* s, const tc_real* v, tc_real* out) {
     int n = s->n;
     if (!s->single) {
         tc_sym_matvec(n, s->M, v, out);
@@ -438,7 +438,7 @@ static tc_real dot_from(int begin, int n, const tc_real* restrict row, const tc_
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
+TC_VECTOR_CLONES void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
     for (int i = 0; i < n; ++i) y[i] = 0;
     bool any = false;
     for (int k = 0; k < n && !any; ++k) any = x[k] != 0;
