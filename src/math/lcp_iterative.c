@@ -426,29 +426,24 @@ static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* 
         }
 }
 
-// Σ_{j in [begin, n)} row_j x_j with eight interleaved partial sums: gcc keeps them in vector
-// registers, and a single running sum (a serial chain it may not reorder) would wait on the
-// adder's latency at every step. The order of the additions is fixed.
-static tc_real dot_from(int begin, int n, const tc_real* restrict row, const tc_real* restrict x) {
-    tc_real s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    int j = begin;
-    for (; j + 7 < n; j += 8)
-        for (int l = 0; l < 8; ++l) s[l] += row[j + l] * x[j + l];
-    for (; j < n; ++j) s[0] += row[j] * x[j];
-    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-}
-
 TC_VECTOR_CLONES void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
     for (int i = 0; i < n; ++i) y[i] = 0;
     bool any = false;
     for (int k = 0; k < n && !any; ++k) any = x[k] != 0;
     if (!any) return; // a cold start: nothing is loaded
     for (int k = 0; k < n; ++k) {
-        const tc_real* row = A + (size_t)k * n;
+        const tc_real* restrict row = A + (size_t)k * n;
         tc_real xk = x[k];
         if (xk != 0)
             for (int j = k + 1; j < n; ++j) y[j] -= xk * row[j]; // A_jk = −A_kj
-        y[k] += dot_from(k + 1, n, row, x);
+        // Σ_{j>k} A_kj x_j in eight interleaved partial sums (vector registers; one running sum
+        // would wait on the adder's latency at every step); the order is fixed
+        tc_real s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int j = k + 1;
+        for (; j + 7 < n; j += 8)
+            for (int l = 0; l < 8; ++l) s[l] += row[j + l] * x[j + l];
+        for (; j < n; ++j) s[0] += row[j] * x[j];
+        y[k] += ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     }
 }
 
