@@ -103,11 +103,11 @@ int main(int argc, char** argv) {
     tc_response_params resp = {TC_RESPONSE_BOUSSINESQ, 1e6, 0.3, 0};
     printf("| overlap (mm) | levels (coarse->fine) | LCP nodes (fine) | pivots | CG steps | load (N) | time per contact (ms) |\n");
     printf("|---|---|---|---|---|---|---|\n");
-    tc_real depths[5] = {0.4e-3, 1e-3, 2e-3, 3e-3, 4e-3};
+    tc_real depths[6] = {0.4e-3, 1e-3, 2e-3, 2.5e-3, 3e-3, 4e-3}; // 2.5 mm: the ellipsoid at ≈ 1,000 nodes
     int levels[4][2] = {{0, 0}, {2, 0}, {1, 1}, {2, 2}};
     tc_quasi_patch pt = {0};
     pt.solver = method;
-    for (int di = 0; di < 5; ++di)
+    for (int di = 0; di < 6; ++di)
         for (int li = 0; li < 4; ++li) {
             tc_quasi_surface s = {&cloud, &tree, areas, {{0, 0, axes.z - depths[di]}, {0, 0, 0, 1}}, resp};
             tc_quasi_contact_params params = {levels[li][0], levels[li][1], 1e-6, 3};
