@@ -90,9 +90,8 @@ static bool boussinesq_pair(const tc_response_params* ra, const tc_response_para
     return ra->kind == TC_RESPONSE_BOUSSINESQ && (!rb || rb->kind == TC_RESPONSE_BOUSSINESQ);
 }
 
-// Scratch layout (SCRATCH_REALS · n): q, w, the assembly's σ and 8n (free after it), the column
-// scale d, a product buffer.
-enum { SCRATCH_Q = 0, SCRATCH_W = 1, SCRATCH_ASSEMBLY = 2, SCRATCH_SCALE = 11, SCRATCH_PRODUCT = 12, SCRATCH_REALS = 13 };
+// Scratch layout (SCRATCH_REALS · n): q, w, the assembly's σ and 8n, the column scale d.
+enum { SCRATCH_Q = 0, SCRATCH_W = 1, SCRATCH_ASSEMBLY = 2, SCRATCH_SCALE = 11, SCRATCH_REALS = 12 };
 
 static tc_real* scratch_at(const tc_quasi_patch* pt, int slot) { return pt->scratch.data + (size_t)slot * pt->nodes.count; }
 
@@ -153,25 +152,10 @@ static bool assemble(tc_quasi_patch* pt, const tc_response_params* ra, const tc_
     return true;
 }
 
-// total = M p = (S + A)(d ⊙ p) for a split matrix (the product buffer holds d ⊙ p, then A d ⊙ p).
-static void split_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
-    int n = pt->nodes.count;
-    const tc_real *d = scratch_at(pt, SCRATCH_SCALE), *p = pt->pressure.data;
-    tc_real *y = scratch_at(pt, SCRATCH_PRODUCT), *skew_y = scratch_at(pt, SCRATCH_ASSEMBLY);
-    for (int k = 0; k < n; ++k) y[k] = d[k] * p[k];
-    tc_sym_matvec(n, pt->matrix.data, y, total);
-    tc_skew_upper_matvec(n, pt->skew.data, y, skew_y);
-    for (int i = 0; i < n; ++i) total[i] += skew_y[i];
-}
-
 // total = M p, skipping unloaded nodes.
 static void matrix_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     int n = pt->nodes.count;
     const tc_real *M = pt->matrix.data, *p = pt->pressure.data;
-    if (pt->split) {
-        split_times_pressure(pt, total);
-        return;
-    }
     if (pt->symmetric) {
         tc_sym_matvec(n, M, p, total);
         return;
@@ -184,10 +168,15 @@ static void matrix_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     }
 }
 
-static void displacements(tc_quasi_patch* pt, const patch_model* m) {
+// lcp_w, q: the solve's w = M p + q and its q. The split PK hands back w of the exact product
+// (S + A)(d ⊙ p) + q, so there u_A + u_B = w − q needs no third product with S and A.
+static void displacements(tc_quasi_patch* pt, const patch_model* m, const tc_real* lcp_w, const tc_real* q) {
     int n = pt->nodes.count;
     tc_real* total = pt->disp_b.data; // u_A + u_B first, split below
-    matrix_times_pressure(pt, total);
+    if (pt->split)
+        for (int i = 0; i < n; ++i) total[i] = lcp_w[i] - q[i];
+    else
+        matrix_times_pressure(pt, total);
     for (int i = 0; i < n; ++i) {
         tc_real ua = total[i];
         if (m->has_b && m->shared_kernel) {
@@ -278,7 +267,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         pt->fallbacks += st.fell_back;
         pt->iterations = it + 1;
         if (result != TC_RESULT_OK) break;
-        displacements(pt, &model);
+        displacements(pt, &model, w, q);
         // Re-measure: A's node moves into A by u_A along B's normal; B's surface recedes by u_B.
         tc_real worst = 0;
         for (int i = 0; i < n; ++i) {
