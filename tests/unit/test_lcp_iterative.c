@@ -298,6 +298,59 @@ static void test_solve_dispatch_and_fallback(void** state) {
     free(M);
 }
 
+// The split PK given S and the upper triangle of A directly (the lower triangle holds NaN, so a
+// read of it would show): the same solution as Lemke on M = (S + A) diag(d), from a cold and a warm
+// start, with a kept workspace; the skew product against the dense one.
+static void test_split_parts(void** state) {
+    (void)state;
+    enum { n = 150 };
+    unsigned seed = 4242;
+    tc_real* S = malloc(n * n * sizeof(tc_real));
+    tc_real* A = malloc(n * n * sizeof(tc_real));
+    tc_real* M = malloc(n * n * sizeof(tc_real));
+    tc_real d[n], q[n], zl[n], z[n], w[n], x[n], y[n];
+    random_spd(n, &seed, 0.5, S);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) A[i * n + k] = k > i ? 0.02 * (rnd(&seed) - 0.5) : NAN;
+    for (int k = 0; k < n; ++k) d[k] = 0.3 + 2 * rnd(&seed), q[k] = 2 * rnd(&seed) - 1.3;
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < n; ++k) {
+            tc_real skew = k > i ? A[i * n + k] : k < i ? -A[k * n + i] : 0;
+            M[i * n + k] = (S[i * n + k] + skew) * d[k];
+        }
+    // the skew product reads the upper triangle only and equals the dense one
+    for (int k = 0; k < n; ++k) x[k] = k % 4 ? 0 : rnd(&seed);
+    tc_skew_upper_matvec(n, A, x, y);
+    for (int i = 0; i < n; ++i) {
+        tc_real s = 0;
+        for (int k = 0; k < n; ++k) s += (k > i ? A[i * n + k] : k < i ? -A[k * n + i] : 0) * x[k];
+        assert_near(y[i], s, 1e-14);
+    }
+    assert_int_equal(tc_lcp_lemke(n, M, q, zl, w, NULL), TC_RESULT_OK);
+    tc_real zmax = 0;
+    for (int i = 0; i < n; ++i) zmax = fmax(zmax, zl[i]), z[i] = 0;
+    tc_lcp_workspace ws = {0};
+    tc_lcp_iter_stats st;
+    for (int start = 0; start < 2; ++start) { // cold, then warm from a perturbed solution
+        if (start) for (int i = 0; i < n; ++i) z[i] = zl[i] * (1 + 0.1 * (rnd(&seed) - 0.5));
+        assert_int_equal(tc_lcp_pk_split_parts(n, S, A, d, q, 1e-12, 1000, z, w, &ws, &st), TC_RESULT_OK);
+        for (int i = 0; i < n; ++i) {
+            assert_near(z[i], zl[i], 1e-8 * zmax);
+            tc_real mz = q[i];
+            for (int k = 0; k < n; ++k) mz += M[i * n + k] * z[k];
+            assert_near(w[i], mz, 1e-10); // the returned w is M z + q
+            assert_true(z[i] >= 0 && w[i] >= -1e-11);
+        }
+        assert_true(st.iterations > 0 || start == 1);
+    }
+    d[5] = -1;
+    assert_int_equal(tc_lcp_pk_split_parts(n, S, A, d, q, 1e-12, 100, z, w, &ws, NULL), TC_RESULT_INVALID_ARGUMENT);
+    tc_lcp_workspace_free(&ws);
+    free(S);
+    free(A);
+    free(M);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_known_2x2, tc_test_setup_log),
@@ -305,6 +358,7 @@ int main(void) {
         cmocka_unit_test_setup(test_large_against_lemke, tc_test_setup_log),
         cmocka_unit_test_setup(test_split_for_scaled_nonsymmetric, tc_test_setup_log),
         cmocka_unit_test_setup(test_split_falls_back, tc_test_setup_log),
+        cmocka_unit_test_setup(test_split_parts, tc_test_setup_log),
         cmocka_unit_test_setup(test_solve_dispatch_and_fallback, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
