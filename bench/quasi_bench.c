@@ -1,6 +1,7 @@
 // Quasi-rigid contact resolution time against the number of active nodes and hierarchy levels:
 // a Fibonacci-sampled elastic sphere pressed into a rigid plane (ALGORITHMS.md §9, seed 002).
-// Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp] [sphere|ellipsoid]. Prints a Markdown table
+// Usage: quasi_bench [repeats] [auto|lemke|pk|mprgp] [sphere|ellipsoid] [overlap mm, sample level only].
+//        Prints a Markdown table
 //        (one core, wall time
 //        per contact solve, best of `repeats`) for the LCP method given. The ellipsoid (semi-axes
 //        0.14, 0.1, 0.07 m, the same 40,000 mapped samples with their exact unequal areas) takes
@@ -76,9 +77,10 @@ int main(int argc, char** argv) {
     for (int m = 0; argc > 2 && m < 4; ++m)
         if (strcmp(argv[2], names[m]) == 0) method = (tc_lcp_method)m;
     bool ellipsoid = argc > 3 && strcmp(argv[3], "ellipsoid") == 0;
+    double only_mm = argc > 4 ? atof(argv[4]) : 0; // one overlap, the 0->0 row only (for profiling)
     if (repeats < 1 || (argc > 2 && strcmp(argv[2], names[method]) != 0) ||
-        (argc > 3 && !ellipsoid && strcmp(argv[3], "sphere") != 0)) {
-        fprintf(stderr, "usage: quasi_bench [repeats >= 1] [auto|lemke|pk|mprgp] [sphere|ellipsoid]\n");
+        (argc > 3 && !ellipsoid && strcmp(argv[3], "sphere") != 0) || (argc > 4 && !(only_mm > 0))) {
+        fprintf(stderr, "usage: quasi_bench [repeats >= 1] [auto|lemke|pk|mprgp] [sphere|ellipsoid] [overlap mm > 0]\n");
         return 2;
     }
     enum { N = 40000 };
@@ -105,10 +107,12 @@ int main(int argc, char** argv) {
     printf("|---|---|---|---|---|---|---|\n");
     tc_real depths[6] = {0.4e-3, 1e-3, 2e-3, 2.5e-3, 3e-3, 4e-3}; // 2.5 mm: the ellipsoid at ≈ 1,000 nodes
     int levels[4][2] = {{0, 0}, {2, 0}, {1, 1}, {2, 2}};
+    int depth_count = 6, level_count = 4;
+    if (only_mm > 0) depths[0] = only_mm * 1e-3, depth_count = 1, level_count = 1;
     tc_quasi_patch pt = {0};
     pt.solver = method;
-    for (int di = 0; di < 6; ++di)
-        for (int li = 0; li < 4; ++li) {
+    for (int di = 0; di < depth_count; ++di)
+        for (int li = 0; li < level_count; ++li) {
             tc_quasi_surface s = {&cloud, &tree, areas, {{0, 0, axes.z - depths[di]}, {0, 0, 0, 1}}, resp};
             tc_quasi_contact_params params = {levels[li][0], levels[li][1], 1e-6, 3};
             double best = 1e30;

@@ -336,12 +336,17 @@ static tc_real max_diagonal(int n, const tc_real* M) {
     return m;
 }
 
-// tc_lcp_pk; g_start (may be NULL) is M z + q for the warm start z >= 0 when the caller knows it
-// (the split's rounds do), saving the first product. rows_kept (may be NULL): true when
-// single_work's float rows (and their made-flags) were set up by an earlier call on the same M, so
-// rows made then are not redone (the split's rounds); set to true once they are set up here.
+// What the split's rounds tell PK beyond tc_lcp_pk's arguments.
+typedef struct pk_options {
+    const tc_real* g_start; // M z + q for the warm start z >= 0, known to the caller: no first product
+    bool* rows_kept;        // in/out: single_work's float rows of this M were set up by an earlier call
+    bool trust_single;      // when the tolerance is above the float phase's floor, end there without
+                            // the exact product: w is then the float phase's (about 1e-6 relative)
+} pk_options;
+
+// tc_lcp_pk with options (opt may be NULL).
 static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
-                          tc_real* w, tc_real* work, float* single_work, const tc_real* g_start, bool* rows_kept,
+                          tc_real* w, tc_real* work, float* single_work, const pk_options* opt,
                           tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
@@ -362,13 +367,13 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
         s.single = true;
         s.Mf = single_work, s.acc = single_work + (size_t)n * n, s.ready = s.acc + n;
         s.mscale = 1 / dmax;
-        if (!rows_kept || !*rows_kept)
+        if (!opt || !opt->rows_kept || !*opt->rows_kept)
             for (int i = 0; i < n; ++i) s.ready[i] = 0;
-        if (rows_kept) *rows_kept = true;
+        if (opt && opt->rows_kept) *opt->rows_kept = true;
     }
     for (int i = 0; i < n; ++i) s.x[i] = fmax(0, z[i]), s.t[i] = s.dx[i] = 0;
-    if (g_start) {
-        memcpy(s.g, g_start, (size_t)n * sizeof(tc_real));
+    if (opt && opt->g_start) {
+        memcpy(s.g, opt->g_start, (size_t)n * sizeof(tc_real));
     } else {
         gradient(n, M, q, s.x, s.g);
         s.matvecs = 1;
@@ -378,6 +383,10 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
     bool converged = false, conjugate = false;
     while (st.iterations < max_iterations) {
         if (projected_gradient_norm(n, s.x, s.g) <= (s.single ? eps_single : eps)) {
+            if (s.single && eps_single == eps && opt && opt->trust_single) {
+                converged = true;
+                break;
+            }
             gradient(n, M, q, s.x, s.g); // confirm on the exact gradient
             s.matvecs++;
             if (projected_gradient_norm(n, s.x, s.g) <= eps) {
@@ -406,7 +415,7 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
 
 tc_result tc_lcp_pk(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z, tc_real* w,
                     tc_real* work, float* single_work, tc_lcp_iter_stats* stats) {
-    return pk_solve(n, M, q, tol, max_iterations, z, w, work, single_work, NULL, NULL, stats);
+    return pk_solve(n, M, q, tol, max_iterations, z, w, work, single_work, NULL, stats);
 }
 
 enum { SPLIT_BLOCK = 64, SPLIT_MAX_ROUNDS = 50 };
@@ -487,35 +496,49 @@ static bool split_input_valid(int n, const tc_real* d, const tc_real* q, const t
     return true;
 }
 
+// w = S y + A y + q from scratch; b->Ay receives A y unless it already holds it (skew_known).
+static void split_true_w(int n, const tc_real* S, const tc_real* A, const tc_real* q, bool skew_known,
+                         split_buffers* b, tc_lcp_iter_stats* st) {
+    if (!skew_known) tc_skew_upper_matvec(n, A, b->y, b->Ay);
+    tc_sym_matvec(n, S, b->y, b->w);
+    st->matvecs += skew_known ? 1 : 2;
+    for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
+}
+
 // The rounds: y ← PK(S, q + A y) until w = S y + A y + q meets the projected-gradient test on z.
-// b->w carries the true w of the current y throughout (PK hands back S y + q̃, the skew product
-// of the new y is swapped in), so a round costs PK's steps plus one product with A.
+// b->w carries w of the current y (PK hands back S y + q̃, the skew product of the new y is
+// swapped in). PK ends a round in its float phase when the round's tolerance allows, so b->w is
+// then accurate to about 1e-6 relative: enough to steer the rounds; convergence is only accepted
+// on a w recomputed exactly. A round costs PK's steps and one product with A.
 static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const tc_real* d, const tc_real* q, tc_real tol,
                               int max_iterations, tc_real* z, split_buffers* b, tc_lcp_iter_stats* st) {
     tc_real qmax = 0;
     for (int i = 0; i < n; ++i) qmax = fmax(qmax, fabs(q[i]));
     for (int i = 0; i < n; ++i) z[i] = fmax(0, z[i]), b->y[i] = d[i] * z[i];
-    tc_skew_upper_matvec(n, A, b->y, b->Ay);
-    tc_sym_matvec(n, S, b->y, b->w);
-    st->matvecs += 2;
-    for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
+    split_true_w(n, S, A, q, false, b, st);
+    bool exact = true, rows_kept = false; // PK's float rows of S serve every round
     tc_real eps = tol * qmax;
-    bool rows_kept = false; // PK's float rows of S serve every round
     for (int round = 0; round < SPLIT_MAX_ROUNDS; ++round) {
         tc_real outer = projected_gradient_norm(n, z, b->w);
+        if (outer <= eps && !exact) { // looks converged: confirm on the exact w (A y is exact already)
+            split_true_w(n, S, A, q, true, b, st);
+            exact = true;
+            outer = projected_gradient_norm(n, z, b->w);
+        }
         if (outer <= eps) return TC_RESULT_OK;
         for (int i = 0; i < n; ++i) b->qt[i] = q[i] + b->Ay[i];
         // inexact rounds: no need to solve far below the current error of the true LCP
         tc_real inner_tol = qmax > 0 ? fmax(tol, 0.01 * outer / qmax) : tol;
         tc_lcp_iter_stats inner;
-        // w = S y + q̃ here: PK's start gradient, no product needed
-        tc_result r =
-            pk_solve(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, b->w, &rows_kept, &inner);
+        // b->w = S y + q̃ here: PK's start gradient, no product needed
+        pk_options opt = {b->w, &rows_kept, true};
+        tc_result r = pk_solve(n, S, b->qt, inner_tol, max_iterations, b->y, b->w, b->work, b->single, &opt, &inner);
         st->iterations += inner.iterations, st->matvecs += inner.matvecs + 1;
         if (r != TC_RESULT_OK) return r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
         for (int i = 0; i < n; ++i) z[i] = b->y[i] / d[i], b->w[i] -= b->Ay[i];
         tc_skew_upper_matvec(n, A, b->y, b->Ay);
         for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i];
+        exact = false;
     }
     return TC_RESULT_NOT_CONVERGED;
 }
