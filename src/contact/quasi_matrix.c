@@ -111,7 +111,8 @@ static void near_pair_entries(const patch_soa* s, int i, int begin, int end, tc_
 
 // Row i's strict upper part: (M_ik, M_ki) in place -> S_ik = ½(M_ik/d_k + M_ki/d_i) in sym_row,
 // A_ik = ½(M_ik/d_k − M_ki/d_i) in skew_row.
-static void split_pairs(const tc_real* inv_d, int i, int begin, int n, tc_real* sym_row, tc_real* skew_row) {
+TC_VECTOR_CLONES static void split_pairs(const tc_real* restrict inv_d, int i, int begin, int n,
+                                         tc_real* restrict sym_row, tc_real* restrict skew_row) {
     const tc_real inv_i = inv_d[i];
     for (int k = begin; k < n; ++k) {
         tc_real b_ik = sym_row[k] * inv_d[k], b_ki = skew_row[k] * inv_i;
@@ -135,7 +136,6 @@ void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_rea
             sym_row[i] = s.near_coef[i] * inv_d[i];
         }
         mirror_rows(n, i0, i1, S); // A stays upper: its products read one triangle
-
     }
 }
 
