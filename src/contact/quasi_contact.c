@@ -168,12 +168,14 @@ static void matrix_times_pressure(const tc_quasi_patch* pt, tc_real* total) {
     }
 }
 
-// lcp_w, q: the solve's w = M p + q and its q. The split PK hands back w of the exact product
-// (S + A)(d ⊙ p) + q, so there u_A + u_B = w − q needs no third product with S and A.
-static void displacements(tc_quasi_patch* pt, const patch_model* m, const tc_real* lcp_w, const tc_real* q) {
+// lcp_w, q: the solve's w = M p + q and its q. The iterative methods hand back w of an exact
+// product (PK and MPRGP recompute it on convergence, the split PK on S and A), so then
+// u_A + u_B = w − q needs no further product; after Lemke (a tableau's w) M p is formed.
+static void displacements(tc_quasi_patch* pt, const patch_model* m, const tc_real* lcp_w, const tc_real* q,
+                          bool w_exact) {
     int n = pt->nodes.count;
     tc_real* total = pt->disp_b.data; // u_A + u_B first, split below
-    if (pt->split)
+    if (w_exact)
         for (int i = 0; i < n; ++i) total[i] = lcp_w[i] - q[i];
     else
         matrix_times_pressure(pt, total);
@@ -267,7 +269,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
         pt->fallbacks += st.fell_back;
         pt->iterations = it + 1;
         if (result != TC_RESULT_OK) break;
-        displacements(pt, &model, w, q);
+        displacements(pt, &model, w, q, st.pivots == 0);
         // Re-measure: A's node moves into A by u_A along B's normal; B's surface recedes by u_B.
         tc_real worst = 0;
         for (int i = 0; i < n; ++i) {
