@@ -79,22 +79,29 @@ static void mirror_rows(int n, int i0, int i1, tc_real* M) {
 }
 
 // Both raw entries of the pair (i, k), k in [begin, end): M_ik into row_ik[k], M_ki into row_ki[k];
-// they share the distance and its square root, so the pair costs about one far entry.
-TC_VECTOR_CLONES static void far_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row_ik,
-                             tc_real* restrict row_ki) {
+// they share the distance and its square root, so the pair costs about one far entry. Returns
+// non-zero when some entry is near (near_entries' test), so a chunk without one skips that scan.
+TC_VECTOR_CLONES static long far_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row_ik,
+                                              tc_real* restrict row_ki) {
     // restrict locals: with two output rows gcc's run-time alias checks would exceed its limit and
     // leave the loop scalar
     const tc_real *restrict x = s->x, *restrict y = s->y, *restrict z = s->z;
-    const tc_real *restrict far_coef = s->far_coef, *restrict four_s2 = s->four_s2;
-    const tc_real px = x[i], py = y[i], pz = z[i], coef_i = far_coef[i], four_s2_i = four_s2[i];
+    const tc_real *restrict far_coef = s->far_coef, *restrict four_s2 = s->four_s2, *restrict above = s->near_above;
+    const tc_real px = x[i], py = y[i], pz = z[i], coef_i = far_coef[i], four_s2_i = four_s2[i], above_i = above[i];
+    long near = 0;
     for (int k = begin; k < end; ++k) {
         tc_real dx = x[k] - px, dy = y[k] - py, dz = z[k] - pz;
         tc_real inv = 1 / (dx * dx + dy * dy + dz * dz + 1e-300);
         tc_real root = sqrt(inv);
-        row_ik[k] = far_coef[k] * root * tc_bessel_far_series(four_s2[k] * inv);
-        row_ki[k] = coef_i * root * tc_bessel_far_series(four_s2_i * inv);
+        tc_real m_ik = far_coef[k] * root * tc_bessel_far_series(four_s2[k] * inv);
+        tc_real m_ki = coef_i * root * tc_bessel_far_series(four_s2_i * inv);
+        row_ik[k] = m_ik, row_ki[k] = m_ki;
+        near |= (long)(m_ik > above[k]) | (long)(m_ki > above_i);
     }
+    return near;
 }
+
+enum { NEAR_CHUNK = 64 }; // columns per far pass: a chunk without a near entry skips the near scan
 
 // The exact form for either entry of a pair whose far value says it is near (see near_entries).
 static void near_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* row_ik, tc_real* row_ki) {
@@ -130,8 +137,10 @@ void tc_quasi_matrix_boussinesq_split(int n, const tc_vec3* points, const tc_rea
         int i1 = i0 + MIRROR_BLOCK < n ? i0 + MIRROR_BLOCK : n;
         for (int i = i0; i < i1; ++i) {
             tc_real *sym_row = S + (size_t)i * n, *skew_row = A + (size_t)i * n;
-            far_pair_entries(&s, i, i + 1, n, sym_row, skew_row);
-            near_pair_entries(&s, i, i + 1, n, sym_row, skew_row);
+            for (int c = i + 1; c < n; c += NEAR_CHUNK) {
+                int end = c + NEAR_CHUNK < n ? c + NEAR_CHUNK : n;
+                if (far_pair_entries(&s, i, c, end, sym_row, skew_row)) near_pair_entries(&s, i, c, end, sym_row, skew_row);
+            }
             split_pairs(inv_d, i, i + 1, n, sym_row, skew_row);
             sym_row[i] = s.near_coef[i] * inv_d[i];
         }
