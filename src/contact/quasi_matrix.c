@@ -33,15 +33,23 @@ static patch_soa soa_fill(int n, const tc_vec3* p, const tc_real* sigma, bool un
 }
 
 // Far-field form for columns [begin, end) of row i; the tiny shift keeps coincident points finite
-// (near_entries overwrites them).
-TC_VECTOR_CLONES static void far_entries(const patch_soa* s, int i, int begin, int end, tc_real* row) {
-    const tc_real px = s->x[i], py = s->y[i], pz = s->z[i];
+// (near_entries overwrites them). Returns non-zero when some entry is near (near_entries' test).
+TC_VECTOR_CLONES static long far_entries(const patch_soa* s, int i, int begin, int end, tc_real* restrict row) {
+    const tc_real *restrict x = s->x, *restrict y = s->y, *restrict z = s->z, *restrict above = s->near_above;
+    const tc_real *restrict far_coef = s->far_coef, *restrict four_s2 = s->four_s2;
+    const tc_real px = x[i], py = y[i], pz = z[i];
+    long near = 0;
     for (int k = begin; k < end; ++k) {
-        tc_real dx = s->x[k] - px, dy = s->y[k] - py, dz = s->z[k] - pz;
+        tc_real dx = x[k] - px, dy = y[k] - py, dz = z[k] - pz;
         tc_real inv = 1 / (dx * dx + dy * dy + dz * dz + 1e-300);
-        row[k] = s->far_coef[k] * sqrt(inv) * tc_bessel_far_series(s->four_s2[k] * inv);
+        tc_real m = far_coef[k] * sqrt(inv) * tc_bessel_far_series(four_s2[k] * inv);
+        row[k] = m;
+        near |= (long)(m > above[k]);
     }
+    return near;
 }
+
+enum { NEAR_CHUNK = 64 }; // columns per far pass: a chunk without a near entry skips the near scan
 
 // Exact form where the series is not accurate enough (z < TC_BESSEL_FAR_Z, a few dozen columns),
 // found by the far value itself: it exceeds near_above exactly when z < TC_BESSEL_FAR_Z.
@@ -100,8 +108,6 @@ TC_VECTOR_CLONES static long far_pair_entries(const patch_soa* s, int i, int beg
     }
     return near;
 }
-
-enum { NEAR_CHUNK = 64 }; // columns per far pass: a chunk without a near entry skips the near scan
 
 // The exact form for either entry of a pair whose far value says it is near (see near_entries).
 static void near_pair_entries(const patch_soa* s, int i, int begin, int end, tc_real* row_ik, tc_real* row_ki) {
@@ -163,8 +169,10 @@ bool tc_quasi_matrix_boussinesq(int n, const tc_vec3* points, const tc_real* sig
         for (int i = i0; i < i1; ++i) {
             tc_real* row = M + (size_t)i * n;
             int begin = uniform ? i + 1 : 0; // symmetric: the upper half only
-            far_entries(&s, i, begin, n, row);
-            near_entries(&s, i, begin, n, row);
+            for (int c = begin; c < n; c += NEAR_CHUNK) {
+                int end = c + NEAR_CHUNK < n ? c + NEAR_CHUNK : n;
+                if (far_entries(&s, i, c, end, row)) near_entries(&s, i, c, end, row);
+            }
             row[i] = s.near_coef[i]; // the bounded self term, e^0 I₀(0) = 1
         }
         if (uniform) mirror_rows(n, i0, i1, M);
