@@ -114,18 +114,27 @@ static convex_contact from_growth(const placed* A, const placed* B, const tc_gro
     return c;
 }
 
+// A separated pair: no points; the normal is the axis that proved it (the next query's warm start).
+static convex_contact apart(tc_vec3 axis) {
+    convex_contact c = {0};
+    c.normal = axis;
+    return c;
+}
+
 // Polytope pairs start with the growth distance: overlapping pairs need nothing else, and for
 // separated ones -h_D(n) is a lower bound on the distance, so far pairs stop there too. Only
 // pairs separated by less than the margin pay for GJK's closest points (their normal).
-// Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes.
+// Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes. A previous
+// normal (contact normal or separating axis) warm-starts the growth distance.
 static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous) {
-    convex_contact none = {0};
+    bool warm = previous && tc_v3_len2(previous->normal) > 0;
     tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
     bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
     if (!rounded) {
-        tc_growth_query q = tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
+        tc_growth_query q = warm ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous->normal)
+                                 : tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
         const tc_growth_result* g = &q.result;
-        if (q.apart || (g->ok && -g->depth > margin)) return none;
+        if (q.apart || (g->ok && -g->depth > margin)) return apart(g->normal);
         if (g->ok && g->alpha < 1) {
             convex_contact c = from_growth(A, B, g, hint);
             c.support_a = q.support_a, c.support_b = q.support_b; // the features start from them
@@ -133,7 +142,7 @@ static convex_contact convex_normal(const placed* A, const placed* B, tc_real ma
         }
     }
     tc_gjk_result r = tc_gjk_distance(&A->convex, &B->convex);
-    if (r.distance > margin) return none;
+    if (r.distance > margin) return apart(r.normal);
     if (!r.cores_overlap) return from_gjk(&r);
     tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
     return from_growth(A, B, &g, hint);

@@ -251,7 +251,7 @@ typedef struct ray_hit {
 // p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
 // stops (RAY_APART) once that exceeds max_separation.
 static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
-                           const tc_vec3 first[2], ray_hit* out) {
+                           const tc_vec3 first[2], const tc_vec3* first_dir, ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
     out->along = false;
@@ -259,6 +259,9 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
     tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
+    // Any first direction is sound: x only advances to the plane of a support along v, which D
+    // never crosses. A warm start (the last normal) lands next to the hit in one step.
+    if (first_dir) v = tc_v3_scale(*first_dir, sqrt(scale / fmax(tc_v3_len2(*first_dir), 1e-300)));
     for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
         tc_vec3 a, b;
         if (it == 0 && first) a = first[0], b = first[1]; // the caller's supports along the first v
@@ -304,7 +307,7 @@ bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 
                      tc_vec3* a_star, tc_vec3* b_star) {
     int ha = 0, hb = 0;
     ray_hit hit;
-    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, NULL, &hit) != RAY_HIT) return false;
+    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, NULL, NULL, &hit) != RAY_HIT) return false;
     *lambda_out = hit.lambda;
     *normal = hit.normal;
     if (a_star) *a_star = hit.a_star;
@@ -323,9 +326,31 @@ static tc_real extent_of(const tc_convex* c) {
     return sqrt(l2);
 }
 
-tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
+// The warm start's first test: does the last axis (A to B) still prove the sets apart? Keeps its
+// supports (first[0] of A along it, first[1] of B against it) for the ray cast's first step.
+static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_real max_separation, int* ha, int* hb, tc_vec3 first[2],
+                        tc_growth_query* out) {
+    first[0] = support_hinted(A, n, true, ha), first[1] = support_hinted(B, tc_v3_neg(n), true, hb);
+    tc_real h = tc_v3_dot(n, tc_v3_sub(first[0], first[1])); // h_D(n) = -(gap along n)
+    if (!(h < -max_separation)) return false;
+    out->apart = true;
+    out->result.ok = true;
+    out->result.normal = n;
+    out->result.depth = h;
+    return true;
+}
+
+static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
+                                    const tc_vec3* warm_axis) {
     tc_growth_query out = {{0}, false, 0, 0};
     tc_growth_result* g = &out.result;
+    int ha = 0, hb = 0;
+    tc_vec3 warm_first[2], warm_n = tc_v3_zero();
+    tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;
+    // a usable axis points from A's side to B's (the ray runs from B's side to A's along A - B's centre)
+    bool warm = warm_len > 0 && isfinite(warm_len) && tc_v3_dot(*warm_axis, tc_v3_sub(B->center, A->center)) > 0;
+    if (warm) warm_n = tc_v3_scale(*warm_axis, 1.0 / warm_len);
+    if (warm && apart_along(A, B, warm_n, max_separation, &ha, &hb, warm_first, &out)) return out;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
@@ -338,7 +363,6 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     }
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
-    int ha = 0, hb = 0;
     tc_vec3 first[2] = {support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb)};
     tc_vec3 sd = tc_v3_sub(first[0], first[1]);
     tc_real sigma = -tc_v3_dot(chat, sd);
@@ -355,7 +379,8 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     // the cast's first direction q - c = (ts - 1) c, ts < 0, points along -chat: the supports just
     // found are its first ones (not when the centres coincide: c is then the fallback, not their offset)
     bool reuse = ts < 0 && !coincident;
-    ray_status st = ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, &hit);
+    ray_status st = warm && !coincident ? ray_cast(A, B, q, c, max_separation, &ha, &hb, warm_first, &warm_n, &hit)
+                              : ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, NULL, &hit);
     if (st == RAY_MISS) return out;
     g->ok = true;
     g->normal = hit.normal;
@@ -375,6 +400,15 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     out.support_a = ha;
     out.support_b = hb;
     return out;
+}
+
+tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
+    return growth_query(A, B, fallback_dir, max_separation, NULL);
+}
+
+tc_growth_query tc_growth_distance_warm(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
+                                        tc_vec3 axis) {
+    return growth_query(A, B, fallback_dir, max_separation, &axis);
 }
 
 tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {

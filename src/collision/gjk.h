@@ -68,4 +68,11 @@ typedef struct tc_growth_query {
     int support_a, support_b;
 } tc_growth_query;
 tc_growth_query tc_growth_distance_within(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation);
+/// The same query warm-started from `axis` (A to B, any length; e.g. the last step's normal or
+/// separating axis of this pair): if it still proves the sets apart the query ends after one support
+/// of each, else it is the ray cast's first direction (fewer iterations when the bodies moved
+/// little). The answer is the cold query's, up to round-off (and the choice among equal normals
+/// where the ray meets an edge or corner of A - B).
+tc_growth_query tc_growth_distance_warm(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation,
+                                        tc_vec3 axis);
 #endif
