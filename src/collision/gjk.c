@@ -243,24 +243,27 @@ typedef struct ray_hit {
     tc_vec3 normal;   ///< unit; RAY_APART: the separating direction
     tc_real bound;    ///< RAY_APART: h_D(normal) < -max_separation
     tc_vec3 a_star, b_star;
-    bool along;       ///< RAY_HIT: the last supports (last_a, last_b; indices in *ha, *hb) were taken along `normal`
-    tc_vec3 last_a, last_b;
+    tc_vec3 last_a, last_b; ///< RAY_HIT: the supports taken along `normal` (at the last advance)
+    int index_a, index_b;   ///< their vertex indices
 } ray_hit;
 
-// GJK ray cast (ALGORITHMS §1.3) with supports warm-started from `ha`, `hb`. Every support
+// GJK ray cast (ALGORITHMS §1.3, van den Bergen) with supports warm-started from `ha`, `hb`:
+// x advances to the plane of each support that lies in front of it, the simplex of x - p_i is
+// reduced to its part nearest x, and the cast ends when x is on D (|v| -> 0). A support already
+// in the simplex is not added again, but after an advance x has moved: the simplex is solved again
+// (stopping there would leave x on a supporting plane of D, not on D). Every support
 // p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
-// stops (RAY_APART) once that exceeds max_separation.
+// stops (RAY_APART) once that exceeds max_separation. `first` (may be NULL): the supports along the
+// first direction, which is `first_dir` (may be NULL: x - (cA - cB)); any direction is sound, as x
+// only advances to planes D does not cross.
 static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
                            const tc_vec3 first[2], const tc_vec3* first_dir, ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
-    out->along = false;
     tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
     tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
-    // Any first direction is sound: x only advances to the plane of a support along v, which D
-    // never crosses. A warm start (the last normal) lands next to the hit in one step.
     if (first_dir) v = tc_v3_scale(*first_dir, sqrt(scale / fmax(tc_v3_len2(*first_dir), 1e-300)));
     for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
         tc_vec3 a, b;
@@ -283,15 +286,13 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             lambda += step;
             x = tc_v3_madd(q, lambda, ray);
             n = v;
+            out->last_a = a, out->last_b = b, out->index_a = *ha, out->index_b = *hb;
             for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
             w = tc_v3_sub(x, p);
         }
-        if (already_in(&s, w, 1e-24 * scale)) { // no progress possible: converged
-            out->along = advanced; // then n = v: the supports just taken are the ones along the normal
-            out->last_a = a, out->last_b = b;
-            break;
-        }
-        s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
+        bool known = already_in(&s, w, 1e-24 * scale);
+        if (known && !advanced) break; // no progress possible: converged within round-off
+        if (!known) s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
         if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
     tc_real nl = tc_v3_len(n);
@@ -344,13 +345,13 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
                                     const tc_vec3* warm_axis) {
     tc_growth_query out = {{0}, false, 0, 0};
     tc_growth_result* g = &out.result;
-    int ha = 0, hb = 0;
+    int ha = 0, hb = 0, warm_ha = 0, warm_hb = 0; // warm_h*: the indices of warm_first
     tc_vec3 warm_first[2], warm_n = tc_v3_zero();
     tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;
     // a usable axis points from A's side to B's (the ray runs from B's side to A's along A - B's centre)
     bool warm = warm_len > 0 && isfinite(warm_len) && tc_v3_dot(*warm_axis, tc_v3_sub(B->center, A->center)) > 0;
     if (warm) warm_n = tc_v3_scale(*warm_axis, 1.0 / warm_len);
-    if (warm && apart_along(A, B, warm_n, max_separation, &ha, &hb, warm_first, &out)) return out;
+    if (warm && apart_along(A, B, warm_n, max_separation, &warm_ha, &warm_hb, warm_first, &out)) return out;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
@@ -379,8 +380,9 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
     // the cast's first direction q - c = (ts - 1) c, ts < 0, points along -chat: the supports just
     // found are its first ones (not when the centres coincide: c is then the fallback, not their offset)
     bool reuse = ts < 0 && !coincident;
+    if (warm && !coincident) ha = warm_ha, hb = warm_hb; // the cast starts with the warm supports
     ray_status st = warm && !coincident ? ray_cast(A, B, q, c, max_separation, &ha, &hb, warm_first, &warm_n, &hit)
-                              : ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, NULL, &hit);
+                                        : ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, NULL, &hit);
     if (st == RAY_MISS) return out;
     g->ok = true;
     g->normal = hit.normal;
@@ -393,7 +395,7 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
     g->alpha = 1.0 / (1.0 - tmin);
     tc_vec3 n = hit.normal;
     tc_vec3 sa, sb;
-    if (hit.along && A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b; // already known, ha and hb with them
+    if (A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b, ha = hit.index_a, hb = hit.index_b; // already known
     else sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
     g->depth = tc_v3_dot(n, tc_v3_sub(sa, sb));
     g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(hit.a_star, A->center), g->alpha));
