@@ -259,12 +259,100 @@ static void test_growth_within_exits_only_when_apart(void** state) {
     assert_true(apart > 300 && full > 300);
 }
 
+// The growth distance's normal against a brute force: the face of hull(A - B) (qhull over all
+// vertex differences) where the line t (cA - cB) enters it. Hits within 1e-7 of an edge of A - B
+// (two faces give nearly the same t) have no unique normal and are skipped. `warm`: the query
+// warm-started from the brute normal turned by up to ~0.3 rad, or from a random axis.
+static void check_growth_normals(bool warm) {
+    unsigned seed = warm ? 515151u : 31337u;
+    int checked = 0, skipped = 0;
+    for (int i = 0; i < 1500; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_vec3 d[256];
+        int n = 0;
+        for (int j = 0; j < a->vertex_count; ++j)
+            for (int k = 0; k < b->vertex_count; ++k) d[n++] = tc_v3_sub(a->vertices[j], b->vertices[k]);
+        tc_hull* D = tc_hull_from_points(d, n, "difference", NULL);
+        assert_non_null(D);
+        tc_vec3 c = tc_v3_sub(a->centroid, b->centroid), best = tc_v3_zero();
+        tc_real tmin = -1e300, second = -1e300;
+        for (int f = 0; f < D->face_count; ++f) {
+            tc_real nc = tc_v3_dot(D->face_normals[f], c), t = nc < 0 ? D->face_offsets[f] / nc : -1e300;
+            if (t > tmin) second = tmin, tmin = t, best = D->face_normals[f];
+            else if (t > second) second = t;
+        }
+        tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+        tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+        if (tmin < 1 && tmin - second > 1e-7) {
+            tc_growth_query q;
+            if (!warm) q = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), INFINITY);
+            else {
+                tc_vec3 turn = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+                tc_vec3 axis = i % 4 ? tc_v3_add(best, turn) : tc_v3_scale(turn, 3); // mostly near, sometimes anything
+                q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis);
+            }
+            assert_true(q.result.ok && !q.apart);
+            if (tc_v3_dist(q.result.normal, best) > 1e-6)
+                fail_msg("pair %d: normal (%g %g %g), brute force (%g %g %g)", i, q.result.normal.x, q.result.normal.y, q.result.normal.z,
+                         best.x, best.y, best.z);
+            assert_near(q.result.alpha, 1 / (1 - tmin), 1e-9);
+            checked++;
+        } else skipped += tmin < 1;
+        tc_hull_free(D);
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    printf("%s: %d overlapping pairs checked, %d skipped (hit on an edge of A - B)\n", warm ? "warm" : "cold", checked, skipped);
+    assert_true(checked > 1000);
+}
+
+static void test_growth_normal_matches_brute_force(void** state) {
+    (void)state;
+    check_growth_normals(false);
+}
+
+static void test_growth_warm_matches_brute_force(void** state) {
+    (void)state;
+    check_growth_normals(true);
+}
+
+// A warm start from a separating axis ends "apart" with that axis; from an axis that does not
+// separate, the query runs on and agrees with the cold one.
+static void test_growth_warm_separated(void** state) {
+    (void)state;
+    unsigned seed = 99u;
+    int apart = 0;
+    for (int i = 0; i < 2000; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 3 - 1.5, urand(&seed) * 3 - 1.5, urand(&seed) * 3 - 1.5));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+        tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+        tc_growth_query cold = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), 0.01);
+        if (cold.apart) {
+            tc_growth_query w = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), 0.01, tc_v3_scale(cold.result.normal, 2.5));
+            assert_true(w.apart);
+            assert_true(tc_v3_dist(w.result.normal, cold.result.normal) < 1e-15);
+            assert_true(sat_gap(a, b) > 0.01 - 1e-9);
+            apart++;
+        }
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    assert_true(apart > 500);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_distances),           cmocka_unit_test(test_spheres_and_points),
         cmocka_unit_test(test_ray_cast),                cmocka_unit_test(test_growth_distance_by_hand),
         cmocka_unit_test(test_random_pairs_match_sat),  cmocka_unit_test(test_support_climbing_matches_scan),
-        cmocka_unit_test(test_growth_within_exits_only_when_apart),
+        cmocka_unit_test(test_growth_within_exits_only_when_apart), cmocka_unit_test(test_growth_normal_matches_brute_force),
+        cmocka_unit_test(test_growth_warm_matches_brute_force),     cmocka_unit_test(test_growth_warm_separated),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
