@@ -193,6 +193,11 @@ int main(int argc, char** argv) {
         tc_collide(&shapes[2 * c], poses[2 * c], &shapes[2 * c + 1], poses[2 * c + 1], TC_CONTACT_GAUSS_MAP, 0, NULL, &m);
         hits += m.count > 0;
         points += m.count;
+        if (getenv("NP_CHECK") && m.count) { // overlapping pairs against the brute-force normal
+            double tm;
+            tc_vec3 bn = brute_normal(&shapes[2 * c], poses[2 * c], &shapes[2 * c + 1], poses[2 * c + 1], &tm);
+            if (tm < 1 && tc_v3_len(tc_v3_sub(m.normal, bn)) > 1e-6) printf("pair %d: normal off the brute-force one by %.3g\n", c, tc_v3_len(tc_v3_sub(m.normal, bn)));
+        }
         h = hash_manifold(h, &m);
         if (dump) {
             fprintf(dump, "%d %d %.17g %.17g %.17g", c, m.count, m.normal.x, m.normal.y, m.normal.z);

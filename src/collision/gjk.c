@@ -1,5 +1,6 @@
 #include "collision/gjk.h"
 
+#include "collision/mpr.h"
 #include "geometry/hull.h"
 
 #include <float.h>
@@ -254,17 +255,15 @@ typedef struct ray_hit {
 // (stopping there would leave x on a supporting plane of D, not on D). Every support
 // p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
 // stops (RAY_APART) once that exceeds max_separation. `first` (may be NULL): the supports along the
-// first direction, which is `first_dir` (may be NULL: x - (cA - cB)); any direction is sound, as x
-// only advances to planes D does not cross.
+// first direction x - (cA - cB).
 static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
-                           const tc_vec3 first[2], const tc_vec3* first_dir, ray_hit* out) {
+                           const tc_vec3 first[2], ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
     tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
     tc_real scale = tc_v3_len2(v) + 1e-30, eps2 = 1e-12 * scale; // |v| down to 1e-6 of the start distance
-    if (first_dir) v = tc_v3_scale(*first_dir, sqrt(scale / fmax(tc_v3_len2(*first_dir), 1e-300)));
     for (int it = 0; it < 64 && tc_v3_len2(v) > eps2; ++it) {
         tc_vec3 a, b;
         if (it == 0 && first) a = first[0], b = first[1]; // the caller's supports along the first v
@@ -308,7 +307,7 @@ bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 
                      tc_vec3* a_star, tc_vec3* b_star) {
     int ha = 0, hb = 0;
     ray_hit hit;
-    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, NULL, NULL, &hit) != RAY_HIT) return false;
+    if (ray_cast(A, B, q, ray, INFINITY, &ha, &hb, NULL, &hit) != RAY_HIT) return false;
     *lambda_out = hit.lambda;
     *normal = hit.normal;
     if (a_star) *a_star = hit.a_star;
@@ -327,12 +326,11 @@ static tc_real extent_of(const tc_convex* c) {
     return sqrt(l2);
 }
 
-// The warm start's first test: does the last axis (A to B) still prove the sets apart? Keeps its
-// supports (first[0] of A along it, first[1] of B against it) for the ray cast's first step.
-static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_real max_separation, int* ha, int* hb, tc_vec3 first[2],
+// The warm start: does the last axis n (unit, A to B) still prove the sets apart?
+static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_real max_separation, int* ha, int* hb,
                         tc_growth_query* out) {
-    first[0] = support_hinted(A, n, true, ha), first[1] = support_hinted(B, tc_v3_neg(n), true, hb);
-    tc_real h = tc_v3_dot(n, tc_v3_sub(first[0], first[1])); // h_D(n) = -(gap along n)
+    tc_vec3 sa = support_hinted(A, n, true, ha), sb = support_hinted(B, tc_v3_neg(n), true, hb);
+    tc_real h = tc_v3_dot(n, tc_v3_sub(sa, sb)); // h_D(n) = -(gap along n)
     if (!(h < -max_separation)) return false;
     out->apart = true;
     out->result.ok = true;
@@ -341,17 +339,33 @@ static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_re
     return true;
 }
 
+// Polytopes: the exit face by portal refinement (mpr.c), when it decides the query.
+static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, tc_growth_query* out) {
+    tc_mpr_result r = tc_mpr_growth(A, B, max_separation, ha, hb);
+    tc_growth_result* g = &out->result;
+    if (r.status == TC_MPR_UNDECIDED) return false;
+    g->ok = true;
+    g->normal = r.normal;
+    g->depth = r.depth;
+    if (r.status == TC_MPR_APART) {
+        out->apart = true;
+        return true;
+    }
+    g->alpha = 1.0 / (1.0 - r.t_exit);
+    g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(r.a_star, A->center), g->alpha));
+    out->support_a = r.support_a;
+    out->support_b = r.support_b;
+    return true;
+}
+
 static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
                                     const tc_vec3* warm_axis) {
     tc_growth_query out = {{0}, false, 0, 0};
     tc_growth_result* g = &out.result;
-    int ha = 0, hb = 0, warm_ha = 0, warm_hb = 0; // warm_h*: the indices of warm_first
-    tc_vec3 warm_first[2], warm_n = tc_v3_zero();
+    int ha = 0, hb = 0;
     tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;
-    // a usable axis points from A's side to B's (the ray runs from B's side to A's along A - B's centre)
-    bool warm = warm_len > 0 && isfinite(warm_len) && tc_v3_dot(*warm_axis, tc_v3_sub(B->center, A->center)) > 0;
-    if (warm) warm_n = tc_v3_scale(*warm_axis, 1.0 / warm_len);
-    if (warm && apart_along(A, B, warm_n, max_separation, &warm_ha, &warm_hb, warm_first, &out)) return out;
+    if (warm_len > 0 && isfinite(warm_len) && apart_along(A, B, tc_v3_scale(*warm_axis, 1.0 / warm_len), max_separation, &ha, &hb, &out))
+        return out;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
@@ -362,6 +376,8 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
         c = fl > 0 ? tc_v3_scale(fallback_dir, -1e-6 * L / fl) : tc_v3(0, 0, -1e-6 * L);
         len = tc_v3_len(c);
     }
+    bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
+    if (polytopes && !coincident && from_portal(A, B, max_separation, &ha, &hb, &out)) return out;
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
     tc_vec3 first[2] = {support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb)};
@@ -380,9 +396,7 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
     // the cast's first direction q - c = (ts - 1) c, ts < 0, points along -chat: the supports just
     // found are its first ones (not when the centres coincide: c is then the fallback, not their offset)
     bool reuse = ts < 0 && !coincident;
-    if (warm && !coincident) ha = warm_ha, hb = warm_hb; // the cast starts with the warm supports
-    ray_status st = warm && !coincident ? ray_cast(A, B, q, c, max_separation, &ha, &hb, warm_first, &warm_n, &hit)
-                                        : ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, NULL, &hit);
+    ray_status st = ray_cast(A, B, q, c, max_separation, &ha, &hb, reuse ? first : NULL, &hit);
     if (st == RAY_MISS) return out;
     g->ok = true;
     g->normal = hit.normal;

@@ -55,7 +55,9 @@ typedef struct tc_growth_result {
 } tc_growth_result;
 
 /// Growth distance by contraction about each set's center (seed 004 eq. 1-2, ALGORITHMS §1.4).
-/// `fallback_dir` is used when the centers coincide.
+/// `fallback_dir` is used when the centers coincide. Overlapping polytopes: the face of A - B the
+/// line through the centres leaves by, found by portal refinement (mpr.h); the GJK ray cast
+/// answers the rest (rounded sets, separated pairs, degenerate portals).
 tc_growth_result tc_growth_distance(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir);
 
 /// The growth distance for a contact query: stops early, with `apart` set, as soon as a direction
@@ -70,9 +72,7 @@ typedef struct tc_growth_query {
 tc_growth_query tc_growth_distance_within(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation);
 /// The same query warm-started from `axis` (A to B, any length; e.g. the last step's normal or
 /// separating axis of this pair): if it still proves the sets apart the query ends after one support
-/// of each, else it is the ray cast's first direction (fewer iterations when the bodies moved
-/// little). The answer is the cold query's, up to round-off (and the choice among equal normals
-/// where the ray meets an edge or corner of A - B).
+/// of each; else the cold query runs (same answer).
 tc_growth_query tc_growth_distance_warm(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation,
                                         tc_vec3 axis);
 #endif
