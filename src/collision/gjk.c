@@ -368,6 +368,10 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
         return out;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
+    bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
+    // the portal needs centres clearly apart; the hull's own extent is scale enough for that test
+    tc_real size = A->hull && A->hull->vertex_count == A->count ? A->hull->extent : extent_of(A);
+    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, &out)) return out;
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
     bool coincident = len < 1e-9 * L;
@@ -376,8 +380,6 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
         c = fl > 0 ? tc_v3_scale(fallback_dir, -1e-6 * L / fl) : tc_v3(0, 0, -1e-6 * L);
         len = tc_v3_len(c);
     }
-    bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
-    if (polytopes && !coincident && from_portal(A, B, max_separation, &ha, &hb, &out)) return out;
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
     tc_vec3 first[2] = {support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb)};
