@@ -91,10 +91,12 @@ typedef struct convex_contact {
     tc_vec3 on_a;        ///< fallback point on A
     bool touching;
     int support_a, support_b; ///< vertex indices of the supports along +-normal, -1 if unknown
+    bool has_portal;          ///< the growth distance's exit face, for the next query's warm start
+    int portal[6];
 } convex_contact;
 
 static convex_contact from_gjk(const tc_gjk_result* r) {
-    convex_contact c = {r->normal, r->distance, r->point_a, true, -1, -1};
+    convex_contact c = {r->normal, r->distance, r->point_a, true, -1, -1, false, {0}};
     return c;
 }
 
@@ -131,13 +133,17 @@ static convex_contact convex_normal(const placed* A, const placed* B, tc_real ma
     tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
     bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
     if (!rounded) {
-        tc_growth_query q = warm ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous->normal)
-                                 : tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
+        bool portal = previous && previous->portal_valid == 1;
+        tc_growth_query q = warm || portal ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous->normal,
+                                                                     portal ? previous->portal : NULL)
+                                           : tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
         const tc_growth_result* g = &q.result;
         if (q.apart || (g->ok && -g->depth > margin)) return apart(g->normal);
         if (g->ok && g->alpha < 1) {
             convex_contact c = from_growth(A, B, g, hint);
             c.support_a = q.support_a, c.support_b = q.support_b; // the features start from them
+            c.has_portal = q.has_portal;
+            memcpy(c.portal, q.portal, sizeof c.portal);
             return c;
         }
     }
@@ -181,13 +187,14 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
 }
 
 static int collide_convex(const tc_shape* a, tc_transform body_a, const tc_shape* b, tc_transform body_b, tc_contact_method method,
-                          tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal) {
+                          tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal, tc_manifold* cache) {
     placed A, B;
     place(&A, a, body_a);
     place(&B, b, body_b);
     convex_contact c = convex_normal(&A, &B, margin, previous);
     int n = c.touching ? convex_points(&A, &B, &c, method, margin, fp) : 0;
     *normal = c.normal;
+    if (cache && c.has_portal) cache->portal_valid = 1, memcpy(cache->portal, c.portal, sizeof c.portal);
     unplace(&A);
     unplace(&B);
     return n;
@@ -264,7 +271,7 @@ static int collide_mesh(const tc_shape* mesh, tc_transform body_a, const tc_shap
         tc_shape prism = prism_shape(mesh->mesh, tris[i], tm, depth, &hull);
         if (!hull) continue;
         tc_vec3 n;
-        int k = collide_convex(&prism, tc_transform_identity(), b, body_b, method, margin, NULL, tmp, &n);
+        int k = collide_convex(&prism, tc_transform_identity(), b, body_b, method, margin, NULL, tmp, &n, NULL);
         tc_hull_free(hull);
         for (int j = 0; j < k; ++j) { // keep the deepest TC_MAX_MANIFOLD_POINTS overall
             tmp[j].key = tmp[j].key * 31u + (uint32_t)tris[i];
@@ -344,6 +351,7 @@ static bool is_convex(const tc_shape* s) { return s->type == TC_SHAPE_SPHERE || 
 
 static void flip(tc_manifold* m) {
     m->normal = tc_v3_neg(m->normal);
+    m->portal_valid = 0; // its (A, B) index pairs would be the wrong way round
     for (int i = 0; i < m->count; ++i) {
         tc_manifold_point* p = &m->points[i];
         tc_vec3 t = p->anchor_a;
@@ -361,6 +369,7 @@ static void flip_previous(const tc_manifold* previous, tc_manifold* flipped) {
 int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_transform pose_b, tc_contact_method method, tc_real margin,
                const tc_manifold* previous, tc_manifold* out) {
     out->count = 0;
+    out->portal_valid = 0;
     if (!is_convex(b) && is_convex(a)) { // keep the plane or mesh as A
         tc_manifold prev;
         if (previous) flip_previous(previous, &prev);
@@ -379,7 +388,7 @@ int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_tra
         return out->count;
     }
     if (a->type == TC_SHAPE_PLANE) count = collide_plane(a, pose_a, b, pose_b, method, margin, fp, &n);
-    else count = collide_convex(a, pose_a, b, pose_b, method, margin, previous, fp, &n);
+    else count = collide_convex(a, pose_a, b, pose_b, method, margin, previous, fp, &n, out);
     if (method == TC_CONTACT_TRACKING) return finish_tracking(fp, count, n, pose_a, pose_b, previous, out);
     return emit(fp, count, n, pose_a, pose_b, previous, out);
 }

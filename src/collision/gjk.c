@@ -340,8 +340,9 @@ static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_re
 }
 
 // Polytopes: the exit face by portal refinement (mpr.c), when it decides the query.
-static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, tc_growth_query* out) {
-    tc_mpr_result r = tc_mpr_growth(A, B, max_separation, ha, hb);
+static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal,
+                        tc_growth_query* out) {
+    tc_mpr_result r = tc_mpr_growth(A, B, max_separation, ha, hb, warm_portal);
     tc_growth_result* g = &out->result;
     if (r.status == TC_MPR_UNDECIDED) return false;
     g->ok = true;
@@ -355,12 +356,15 @@ static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_sepa
     g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(r.a_star, A->center), g->alpha));
     out->support_a = r.support_a;
     out->support_b = r.support_b;
+    out->has_portal = true;
+    memcpy(out->portal, r.portal, sizeof out->portal);
     return true;
 }
 
 static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
-                                    const tc_vec3* warm_axis) {
-    tc_growth_query out = {{0}, false, 0, 0};
+                                    const tc_vec3* warm_axis, const int* warm_portal) {
+    tc_growth_query out;
+    memset(&out, 0, sizeof out);
     tc_growth_result* g = &out.result;
     int ha = 0, hb = 0;
     tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;
@@ -371,7 +375,7 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
     bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
     // the portal needs centres clearly apart; the hull's own extent is scale enough for that test
     tc_real size = A->hull && A->hull->vertex_count == A->count ? A->hull->extent : extent_of(A);
-    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, &out)) return out;
+    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, warm_portal, &out)) return out;
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
     bool coincident = len < 1e-9 * L;
@@ -421,12 +425,12 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
 }
 
 tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
-    return growth_query(A, B, fallback_dir, max_separation, NULL);
+    return growth_query(A, B, fallback_dir, max_separation, NULL, NULL);
 }
 
 tc_growth_query tc_growth_distance_warm(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
-                                        tc_vec3 axis) {
-    return growth_query(A, B, fallback_dir, max_separation, &axis);
+                                        tc_vec3 axis, const int* portal) {
+    return growth_query(A, B, fallback_dir, max_separation, &axis, portal);
 }
 
 tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {

@@ -68,11 +68,15 @@ typedef struct tc_growth_query {
     tc_growth_result result;
     bool apart;
     int support_a, support_b;
+    bool has_portal;  ///< overlapping polytopes: `portal` holds the exit face triangle (warm start of the next query)
+    int portal[6];    ///< (A, B) vertex indices of its 3 corners (see mpr.h)
 } tc_growth_query;
 tc_growth_query tc_growth_distance_within(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation);
-/// The same query warm-started from `axis` (A to B, any length; e.g. the last step's normal or
-/// separating axis of this pair): if it still proves the sets apart the query ends after one support
-/// of each; else the cold query runs (same answer).
+/// The same query warm-started from the last step's answer for this pair: `axis` (A to B, any
+/// length, zero for none: the last normal or separating axis): if it still proves the sets apart
+/// the query ends after one support of each; `portal` (may be NULL: the last query's `portal`):
+/// the starting portal of the refinement (one support confirms an unchanged exit face). Same answer
+/// as the cold query up to round-off.
 tc_growth_query tc_growth_distance_warm(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation,
-                                        tc_vec3 axis);
+                                        tc_vec3 axis, const int* portal);
 #endif

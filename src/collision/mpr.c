@@ -93,6 +93,7 @@ static void finish(const mpr_state* m, tc_vec3 v0, const mpr_vertex p[3], tc_vec
     o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(p[0].a, w[0]), tc_v3_scale(p[1].a, w[1])), tc_v3_scale(p[2].a, w[2]));
     o->support_a = s->ia, o->support_b = s->ib;
     o->point_a = s->a, o->point_b = s->b;
+    for (int k = 0; k < 3; ++k) o->portal[2 * k] = p[k].ia, o->portal[2 * k + 1] = p[k].ib;
 }
 
 // Phase 2: push the portal out to D's boundary. On a polytope it ends on the face the ray leaves
@@ -121,13 +122,29 @@ static void refine(const mpr_state* m, tc_vec3 v0, mpr_vertex p[3]) {
     }
 }
 
-tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb) {
+// A previous portal re-placed: usable when the ray from v0 through the origin crosses it, i.e. the
+// triple products (p_i x p_j).v0 over its edges, in the orientation discovery leaves, are >= 0.
+static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vertex p[3]) {
+    for (int k = 0; k < 3; ++k) {
+        int ia = ix[2 * k], ib = ix[2 * k + 1];
+        if (ia < 0 || ia >= m->A->count || ib < 0 || ib >= m->B->count) return false;
+        p[k].ia = ia, p[k].ib = ib, p[k].a = m->A->points[ia], p[k].b = m->B->points[ib];
+        p[k].v = tc_v3_sub(p[k].a, p[k].b);
+    }
+    tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
+    if (!(tc_v3_len2(n) > 0)) return false;
+    if (tc_v3_dot(n, v0) > 0) swap(&p[0], &p[1]); // the moved bodies may have turned it over
+    return tc_v3_dot(tc_v3_cross(p[0].v, p[2].v), v0) >= 0 && tc_v3_dot(tc_v3_cross(p[2].v, p[1].v), v0) >= 0 &&
+           tc_v3_dot(tc_v3_cross(p[1].v, p[0].v), v0) >= 0;
+}
+
+tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal) {
     tc_mpr_result out;
     out.status = TC_MPR_UNDECIDED;
     mpr_state m = {A, B, ha, hb, max_separation, &out};
     tc_vec3 v0 = tc_v3_sub(A->center, B->center);
     if (!(tc_v3_len2(v0) > 0)) return out;
     mpr_vertex p[3];
-    if (discover(&m, v0, p)) refine(&m, v0, p);
+    if ((warm_portal && reuse_portal(&m, v0, warm_portal, p)) || discover(&m, v0, p)) refine(&m, v0, p);
     return out;
 }

@@ -22,9 +22,13 @@ typedef struct tc_mpr_result {
     tc_vec3 a_star;      ///< the part of the exit point on A (exit point = a_star - b_star)
     int support_a, support_b; ///< vertex indices of the supports along +-normal
     tc_vec3 point_a, point_b; ///< those supports
+    int portal[6];       ///< OVERLAP: the final portal, a triangle on the exit face: (A, B) vertex indices of its 3 corners
 } tc_mpr_result;
 
 /// Growth-distance face of two polytopes (radius 0, at least 2 points each) by portal refinement.
-/// `ha`, `hb`: support hints (see tc_convex_support_index), updated.
-tc_mpr_result tc_mpr_growth(const tc_convex* a, const tc_convex* b, tc_real max_separation, int* ha, int* hb);
+/// `ha`, `hb`: support hints (see tc_convex_support_index), updated. `warm_portal` (may be NULL):
+/// a previous result's `portal`; when the line through the centres still crosses that triangle
+/// (re-placed at the current poses) it is the starting portal: discovery is skipped and an
+/// unchanged exit face is confirmed by one support. Indices out of range are ignored.
+tc_mpr_result tc_mpr_growth(const tc_convex* a, const tc_convex* b, tc_real max_separation, int* ha, int* hb, const int* warm_portal);
 #endif

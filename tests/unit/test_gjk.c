@@ -262,10 +262,11 @@ static void test_growth_within_exits_only_when_apart(void** state) {
 // The growth distance's normal against a brute force: the face of hull(A - B) (qhull over all
 // vertex differences) where the line t (cA - cB) enters it. Hits within 1e-7 of an edge of A - B
 // (two faces give nearly the same t) have no unique normal and are skipped. `warm`: the query
-// warm-started from the brute normal turned by up to ~0.3 rad, or from a random axis.
+// warm-started from the answer for B moved by up to 2 cm (its normal and exit-face portal), or
+// from a random axis, or with a portal of invalid indices.
 static void check_growth_normals(bool warm) {
     unsigned seed = warm ? 515151u : 31337u;
-    int checked = 0, skipped = 0;
+    int checked = 0, skipped = 0, reused = 0;
     for (int i = 0; i < 1500; ++i) {
         tc_hull* a = random_hull(&seed, tc_v3_zero());
         tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4));
@@ -289,10 +290,17 @@ static void check_growth_normals(bool warm) {
         if (tmin < 1 && tmin - second > 1e-7) {
             tc_growth_query q;
             if (!warm) q = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), INFINITY);
-            else {
+            else { // warm start from the answer for B moved by up to 2 cm (the last frame), or from anything
+                tc_vec3 shift = tc_v3_scale(tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5), 0.04), moved[64];
+                for (int k = 0; k < b->vertex_count; ++k) moved[k] = tc_v3_add(b->vertices[k], shift);
+                tc_convex Bm = convex_of(moved, b->vertex_count, tc_v3_add(b->centroid, shift), 0);
+                tc_growth_query last = tc_growth_distance_within(&A, &Bm, tc_v3(0, 0, 1), INFINITY);
                 tc_vec3 turn = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
-                tc_vec3 axis = i % 4 ? tc_v3_add(best, turn) : tc_v3_scale(turn, 3); // mostly near, sometimes anything
-                q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis);
+                tc_vec3 axis = i % 4 ? last.result.normal : tc_v3_scale(turn, 3);
+                int garbage[6] = {-1, 99, 3, 2, 1, 0}, *portal = last.has_portal ? last.portal : NULL;
+                if (i % 7 == 0) portal = garbage; // indices out of range are ignored
+                q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis, portal);
+                reused += portal == last.portal;
             }
             assert_true(q.result.ok && !q.apart);
             if (tc_v3_dist(q.result.normal, best) > 1e-6)
@@ -305,8 +313,9 @@ static void check_growth_normals(bool warm) {
         tc_hull_free(a);
         tc_hull_free(b);
     }
-    printf("%s: %d overlapping pairs checked, %d skipped (hit on an edge of A - B)\n", warm ? "warm" : "cold", checked, skipped);
-    assert_true(checked > 1000);
+    printf("%s: %d overlapping pairs checked, %d skipped (hit on an edge of A - B), %d from a previous portal\n", warm ? "warm" : "cold",
+           checked, skipped, reused);
+    assert_true(checked > 1000 && (!warm || reused > 800));
 }
 
 static void test_growth_normal_matches_brute_force(void** state) {
@@ -334,7 +343,7 @@ static void test_growth_warm_separated(void** state) {
         tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
         tc_growth_query cold = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), 0.01);
         if (cold.apart) {
-            tc_growth_query w = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), 0.01, tc_v3_scale(cold.result.normal, 2.5));
+            tc_growth_query w = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), 0.01, tc_v3_scale(cold.result.normal, 2.5), NULL);
             assert_true(w.apart);
             assert_true(tc_v3_dist(w.result.normal, cold.result.normal) < 1e-15);
             assert_true(sat_gap(a, b) > 0.01 - 1e-9);
