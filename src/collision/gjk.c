@@ -340,14 +340,19 @@ static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_re
 }
 
 // Polytopes: the exit face by portal refinement (mpr.c), when it decides the query.
+// `contact`: a contact query, which stops on NEAR too (the plain growth distance computes alpha > 1).
 static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal,
-                        tc_growth_query* out) {
+                        bool contact, tc_growth_query* out) {
     tc_mpr_result r = tc_mpr_growth(A, B, max_separation, ha, hb, warm_portal);
     tc_growth_result* g = &out->result;
-    if (r.status == TC_MPR_UNDECIDED) return false;
-    g->ok = true;
+    if (r.status == TC_MPR_UNDECIDED || (r.status == TC_MPR_NEAR && !contact)) return false;
     g->normal = r.normal;
     g->depth = r.depth;
+    if (r.status == TC_MPR_NEAR) {
+        out->near = true;
+        return true;
+    }
+    g->ok = true;
     if (r.status == TC_MPR_APART) {
         out->apart = true;
         return true;
@@ -362,7 +367,7 @@ static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_sepa
 }
 
 static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
-                                    const tc_vec3* warm_axis, const int* warm_portal) {
+                                    const tc_vec3* warm_axis, const int* warm_portal, bool contact) {
     tc_growth_query out;
     memset(&out, 0, sizeof out);
     tc_growth_result* g = &out.result;
@@ -375,7 +380,7 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
     bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
     // the portal needs centres clearly apart; the hull's own extent is scale enough for that test
     tc_real size = A->hull && A->hull->vertex_count == A->count ? A->hull->extent : extent_of(A);
-    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, warm_portal, &out)) return out;
+    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, warm_portal, contact, &out)) return out;
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
     bool coincident = len < 1e-9 * L;
@@ -425,14 +430,14 @@ static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_v
 }
 
 tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
-    return growth_query(A, B, fallback_dir, max_separation, NULL, NULL);
+    return growth_query(A, B, fallback_dir, max_separation, NULL, NULL, true);
 }
 
 tc_growth_query tc_growth_distance_warm(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
                                         tc_vec3 axis, const int* portal) {
-    return growth_query(A, B, fallback_dir, max_separation, &axis, portal);
+    return growth_query(A, B, fallback_dir, max_separation, &axis, portal, true);
 }
 
 tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {
-    return tc_growth_distance_within(A, B, fallback_dir, INFINITY).result;
+    return growth_query(A, B, fallback_dir, INFINITY, NULL, NULL, false).result;
 }

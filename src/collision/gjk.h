@@ -62,11 +62,13 @@ tc_growth_result tc_growth_distance(const tc_convex* a, const tc_convex* b, tc_v
 
 /// The growth distance for a contact query: stops early, with `apart` set, as soon as a direction
 /// proves the sets farther apart than `max_separation` (m); then only `depth` (the proving bound
-/// h_D(n) < -max_separation) and `normal` are set. `support_a`/`support_b` (may be NULL) receive
+/// h_D(n) < -max_separation) and `normal` are set. Polytopes proved apart by less than that stop
+/// too, with `near` set (the contact needs GJK's closest points, not the growth distance > 1). `support_a`/`support_b` (may be NULL) receive
 /// the indices of the supports of A along the normal and of B against it.
 typedef struct tc_growth_query {
     tc_growth_result result;
     bool apart;
+    bool near;        ///< proved apart, but by at most max_separation: only `normal` and `depth` (a lower bound of -distance) are set; GJK gives the gap
     int support_a, support_b;
     bool has_portal;  ///< overlapping polytopes: `portal` holds the exit face triangle (warm start of the next query)
     int portal[6];    ///< (A, B) vertex indices of its 3 corners (see mpr.h)

@@ -22,18 +22,18 @@ static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
 }
 
 // s = s_D(d). If d.s < 0 the origin is outside D, at least -d.s/|d| away: the pair is APART when
-// that exceeds max_separation, else UNDECIDED (the caller needs the exact gap). Returns true when
+// that exceeds max_separation, else NEAR (the caller needs the exact gap). Returns true when
 // the refinement must stop.
 static bool outside(const mpr_state* m, tc_vec3 d, const mpr_vertex* s) {
     tc_real ds = tc_v3_dot(d, s->v);
     if (ds > 0) return false;
     tc_real dl = tc_v3_len(d);
-    if (ds < 0 && dl > 0 && -ds > m->max_separation * dl) {
-        m->out->status = TC_MPR_APART;
+    if (ds < 0 && dl > 0) {
+        m->out->status = -ds > m->max_separation * dl ? TC_MPR_APART : TC_MPR_NEAR;
         m->out->normal = tc_v3_scale(d, 1.0 / dl);
         m->out->depth = ds / dl;
     }
-    return true; // touching (ds == 0) is left to the ray cast too
+    return true; // touching (ds == 0) is left to the ray cast
 }
 
 static void swap(mpr_vertex* x, mpr_vertex* y) {

@@ -11,7 +11,8 @@
 typedef enum tc_mpr_status {
     TC_MPR_OVERLAP,   ///< the origin is inside D: normal, t_exit, depth, a_star and the supports are set
     TC_MPR_APART,     ///< a support proved the sets farther apart than max_separation: normal, depth set
-    TC_MPR_UNDECIDED, ///< apart by less than max_separation, or a degenerate configuration: use the ray cast
+    TC_MPR_UNDECIDED, ///< a degenerate configuration or a touching support: use the ray cast
+    TC_MPR_NEAR,      ///< a support proved the sets apart, but not by more than max_separation: normal, depth set
 } tc_mpr_status;
 
 typedef struct tc_mpr_result {

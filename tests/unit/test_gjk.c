@@ -224,11 +224,12 @@ static void test_support_climbing_matches_scan(void** state) {
 
 // The early exit of the contact query: "apart" only when the sets are farther apart than the
 // threshold (checked against a separating-axis gap and GJK), with depth a lower bound of the distance;
-// otherwise the same result as the plain growth distance.
+// "near" only when they are apart by less (GJK and SAT agree they are apart); otherwise the same
+// result as the plain growth distance.
 static void test_growth_within_exits_only_when_apart(void** state) {
     (void)state;
     unsigned seed = 424242u;
-    int apart = 0, full = 0;
+    int apart = 0, full = 0, near = 0;
     for (int i = 0; i < 3000; ++i) {
         tc_hull* a = random_hull(&seed, tc_v3_zero());
         tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 2 - 1, urand(&seed) * 2 - 1, urand(&seed) * 2 - 1));
@@ -245,6 +246,14 @@ static void test_growth_within_exits_only_when_apart(void** state) {
             assert_true(-q.result.depth <= r.distance + 1e-9);
             assert_near(tc_v3_len(q.result.normal), 1, 1e-12);
             apart++;
+        } else if (q.near) { // proved apart, within the threshold: GJK's distance and the SAT gap agree
+            tc_gjk_result r = tc_gjk_distance(&A, &B);
+            assert_true(q.result.depth < 0 && q.result.depth >= -threshold);
+            assert_true(r.status == TC_GJK_SEPARATED && gap > 0);
+            assert_true(-q.result.depth <= r.distance + 1e-9);
+            tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+            assert_true(g.ok && g.alpha > 1);
+            near++;
         } else {
             tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
             assert_true(q.result.ok == g.ok);
@@ -255,8 +264,8 @@ static void test_growth_within_exits_only_when_apart(void** state) {
         tc_hull_free(a);
         tc_hull_free(b);
     }
-    printf("early exits %d, full queries %d\n", apart, full);
-    assert_true(apart > 300 && full > 300);
+    printf("early exits %d, near %d, full queries %d\n", apart, near, full);
+    assert_true(apart > 300 && full > 300 && near > 10);
 }
 
 // The growth distance's normal against a brute force: the face of hull(A - B) (qhull over all
@@ -288,8 +297,8 @@ static void check_growth_normals(bool warm) {
         tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
         tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
         if (tmin < 1 && tmin - second > 1e-7) {
-            tc_growth_query q;
-            if (!warm) q = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), INFINITY);
+            tc_growth_result g;
+            if (!warm) g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1)); // overlapping: the portal; apart (tmin > 0): the ray cast
             else { // warm start from the answer for B moved by up to 2 cm (the last frame), or from anything
                 tc_vec3 shift = tc_v3_scale(tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5), 0.04), moved[64];
                 for (int k = 0; k < b->vertex_count; ++k) moved[k] = tc_v3_add(b->vertices[k], shift);
@@ -299,21 +308,27 @@ static void check_growth_normals(bool warm) {
                 tc_vec3 axis = i % 4 ? last.result.normal : tc_v3_scale(turn, 3);
                 int garbage[6] = {-1, 99, 3, 2, 1, 0}, *portal = last.has_portal ? last.portal : NULL;
                 if (i % 7 == 0) portal = garbage; // indices out of range are ignored
-                q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis, portal);
+                tc_growth_query q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis, portal);
                 reused += portal == last.portal;
+                if (tmin > 0) { // apart: the contact query stops at the first support proving it
+                    assert_true(q.near && !q.apart && q.result.depth < 0);
+                    tc_hull_free(D), tc_hull_free(a), tc_hull_free(b);
+                    continue;
+                }
+                assert_true(!q.near && !q.apart);
+                g = q.result;
             }
-            assert_true(q.result.ok && !q.apart);
-            if (tc_v3_dist(q.result.normal, best) > 1e-6)
-                fail_msg("pair %d: normal (%g %g %g), brute force (%g %g %g)", i, q.result.normal.x, q.result.normal.y, q.result.normal.z,
-                         best.x, best.y, best.z);
-            assert_near(q.result.alpha, 1 / (1 - tmin), 1e-9);
+            assert_true(g.ok);
+            if (tc_v3_dist(g.normal, best) > 1e-6)
+                fail_msg("pair %d: normal (%g %g %g), brute force (%g %g %g)", i, g.normal.x, g.normal.y, g.normal.z, best.x, best.y, best.z);
+            assert_near(g.alpha, 1 / (1 - tmin), 1e-9);
             checked++;
         } else skipped += tmin < 1;
         tc_hull_free(D);
         tc_hull_free(a);
         tc_hull_free(b);
     }
-    printf("%s: %d overlapping pairs checked, %d skipped (hit on an edge of A - B), %d from a previous portal\n", warm ? "warm" : "cold",
+    printf("%s: %d pairs checked (alpha < 2), %d skipped (hit on an edge of A - B), %d from a previous portal\n", warm ? "warm" : "cold",
            checked, skipped, reused);
     assert_true(checked > 1000 && (!warm || reused > 800));
 }
