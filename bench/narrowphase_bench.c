@@ -7,7 +7,9 @@
 // repeats each pair k times in a row (warm caches and branch predictors). NP_FRAMES=k: the
 // frame-coherent variant: every pair moves for k frames of 1/60 s (the same motions as
 // rigid_peers_bench), each query warm-started from the pair's previous manifold; prints its time
-// and how the warm answers differ from cold ones on the same frames.
+// and how the warm answers differ from cold ones on the same frames. NP_CHECK=1 compares the
+// normal of every overlapping pair with a brute force (the face of qhull(A - B) the line through the
+// centroids enters by).
 #include "collision/collide.h"
 #include "geometry/hull.h"
 #include "tactus/tactus.h"
