@@ -16,19 +16,36 @@
 #define TC_TRACKING_BREAK 0.02                     // m, Bullet's default breaking threshold
 #define TC_MAX_HULL_STACK 256
 
-/// A convex shape placed in the world, ready for GJK.
+/// A convex shape placed in the query frame (A's shape frame, see collide_convex), ready for GJK.
 typedef struct placed {
     const tc_shape* shape;
-    tc_transform pose;   ///< of the shape (body pose * local)
+    tc_transform pose;   ///< of the shape in the query frame
     tc_convex convex;
     tc_vec3 local_buf[TC_MAX_HULL_STACK];
-    tc_vec3* heap;       ///< world vertices when the hull has more than the stack buffer holds
+    tc_vec3* heap;       ///< placed vertices when the hull has more than the stack buffer holds
     int heap_count;
 } placed;
 
-static void place(placed* p, const tc_shape* s, tc_transform body) {
+// The query frame's own shape: its body-space vertices are used as they are (no copy).
+static void place_at_origin(placed* p, const tc_shape* s) {
     p->shape = s;
-    p->pose = tc_transform_mul(body, s->local);
+    p->pose = tc_transform_identity();
+    p->heap = NULL;
+    p->heap_count = 0;
+    if (s->type == TC_SHAPE_SPHERE) {
+        p->local_buf[0] = tc_v3_zero();
+        p->convex = (tc_convex){p->local_buf, 1, s->radius, tc_v3_zero(), NULL};
+        return;
+    }
+    const tc_hull* h = s->hull;
+    p->convex = (tc_convex){h->vertices, h->vertex_count, 0, h->centroid, h};
+}
+
+// The other shape at `pose` in the query frame: its vertices are placed once, by a matrix
+// (9 multiplications per vertex instead of the quaternion's 15).
+static void place(placed* p, const tc_shape* s, tc_transform pose) {
+    p->shape = s;
+    p->pose = pose;
     p->heap = NULL;
     p->heap_count = 0;
     if (s->type == TC_SHAPE_SPHERE) {
@@ -44,8 +61,9 @@ static void place(placed* p, const tc_shape* s, tc_transform body) {
         dst = p->heap;
     }
     int n = dst ? h->vertex_count : 0;
-    for (int i = 0; i < n; ++i) dst[i] = tc_transform_point(p->pose, h->vertices[i]);
-    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_transform_point(p->pose, h->centroid), n ? h : NULL};
+    tc_mat3 r = tc_quat_to_mat3(pose.q);
+    for (int i = 0; i < n; ++i) dst[i] = tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->vertices[i]));
+    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->centroid)), n ? h : NULL};
     if (!n) p->local_buf[0] = p->convex.center, p->convex.points = p->local_buf; // out of memory: a point
 }
 
@@ -128,13 +146,14 @@ static convex_contact apart(tc_vec3 axis) {
 // pairs separated by less than the margin pay for GJK's closest points (their normal).
 // Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes. A previous
 // normal (contact normal or separating axis) warm-starts the growth distance.
-static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous) {
-    bool warm = previous && tc_v3_len2(previous->normal) > 0;
-    tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
+static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous,
+                                    tc_vec3 previous_normal) {
+    bool warm = previous && tc_v3_len2(previous_normal) > 0;
+    tc_vec3 hint = previous && previous->count ? previous_normal : tc_v3_sub(B->convex.center, A->convex.center);
     bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
     if (!rounded) {
         bool portal = previous && previous->portal_valid == 1;
-        tc_growth_query q = warm || portal ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous->normal,
+        tc_growth_query q = warm || portal ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous_normal,
                                                                      portal ? previous->portal : NULL)
                                            : tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
         const tc_growth_result* g = &q.result;
@@ -186,16 +205,25 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
     return tc_reduce_points(fp, n, c->normal);
 }
 
+// Works in A's shape frame F: A's vertices need no placement, B's are placed once relative to A;
+// the normal and the points go back to the world at the end (a handful of transforms).
 static int collide_convex(const tc_shape* a, tc_transform body_a, const tc_shape* b, tc_transform body_b, tc_contact_method method,
                           tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal, tc_manifold* cache) {
+    tc_transform frame = tc_transform_mul(body_a, a->local);
+    tc_transform b_in_frame = tc_transform_mul(tc_transform_inverse(frame), tc_transform_mul(body_b, b->local));
     placed A, B;
-    place(&A, a, body_a);
-    place(&B, b, body_b);
-    convex_contact c = convex_normal(&A, &B, margin, previous);
+    place_at_origin(&A, a);
+    place(&B, b, b_in_frame);
+    tc_vec3 previous_normal = previous ? tc_quat_inv_rotate(frame.q, previous->normal) : tc_v3_zero();
+    convex_contact c = convex_normal(&A, &B, margin, previous, previous_normal);
     int n = c.touching ? convex_points(&A, &B, &c, method, margin, fp) : 0;
-    *normal = c.normal;
+    tc_mat3 r = tc_quat_to_mat3(frame.q);
+    *normal = tc_mat3_mul_v3(r, c.normal);
+    for (int i = 0; i < n; ++i) {
+        fp[i].on_a = tc_v3_add(frame.p, tc_mat3_mul_v3(r, fp[i].on_a));
+        fp[i].on_b = tc_v3_add(frame.p, tc_mat3_mul_v3(r, fp[i].on_b));
+    }
     if (cache && c.has_portal) cache->portal_valid = 1, memcpy(cache->portal, c.portal, sizeof c.portal);
-    unplace(&A);
     unplace(&B);
     return n;
 }
