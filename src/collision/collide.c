@@ -205,12 +205,28 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
     return tc_reduce_points(fp, n, c->normal);
 }
 
+static bool is_identity(tc_transform t) {
+    return t.p.x == 0 && t.p.y == 0 && t.p.z == 0 && t.q.x == 0 && t.q.y == 0 && t.q.z == 0 && t.q.w == 1;
+}
+
+// Most shapes sit at their body's origin: then the body pose is the shape's, without a product
+// and its renormalisation.
+static tc_transform shape_pose(tc_transform body, const tc_shape* s) { return is_identity(s->local) ? body : tc_transform_mul(body, s->local); }
+
+// `pose` seen from `frame`: frame^-1 * pose with one rotation (the inverse and a product take two).
+static tc_transform relative_pose(tc_transform frame, tc_transform pose) {
+    tc_transform r;
+    r.q = tc_quat_normalize(tc_quat_mul(tc_quat_conj(frame.q), pose.q));
+    r.p = tc_quat_inv_rotate(frame.q, tc_v3_sub(pose.p, frame.p));
+    return r;
+}
+
 // Works in A's shape frame F: A's vertices need no placement, B's are placed once relative to A;
 // the normal and the points go back to the world at the end (a handful of transforms).
 static int collide_convex(const tc_shape* a, tc_transform body_a, const tc_shape* b, tc_transform body_b, tc_contact_method method,
                           tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal, tc_manifold* cache) {
-    tc_transform frame = tc_transform_mul(body_a, a->local);
-    tc_transform b_in_frame = tc_transform_mul(tc_transform_inverse(frame), tc_transform_mul(body_b, b->local));
+    tc_transform frame = shape_pose(body_a, a);
+    tc_transform b_in_frame = relative_pose(frame, shape_pose(body_b, b));
     placed A, B;
     place_at_origin(&A, a);
     place(&B, b, b_in_frame);
