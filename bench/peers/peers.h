@@ -23,6 +23,11 @@ peer_result bullet_convex_rain(const double* points, int npts, const double* cen
 /// Penetration queries with libccd's MPR over `pairs` pairs of point sets (16 points each):
 /// returns the number of pairs found intersecting; *seconds gets the wall time.
 int ccd_mpr_queries(const double* a, const double* b, int pairs, int npts, double* seconds);
+/// The same query on body-space point sets `a`, `b` with poses (7 doubles per body: position,
+/// quaternion {x,y,z,w}): the support callback transforms the direction into body space and the
+/// winning point back (what a simulation's libccd user does). Returns the hit count (-1: no memory).
+int ccd_mpr_queries_posed(const double* a, const double* b, const double* pose_a, const double* pose_b, int pairs, int npts,
+                          double* seconds);
 
 double bench_now(void);
 #ifdef __cplusplus

@@ -16,19 +16,36 @@
 #define TC_TRACKING_BREAK 0.02                     // m, Bullet's default breaking threshold
 #define TC_MAX_HULL_STACK 256
 
-/// A convex shape placed in the world, ready for GJK.
+/// A convex shape placed in the query frame (A's shape frame, see collide_convex), ready for GJK.
 typedef struct placed {
     const tc_shape* shape;
-    tc_transform pose;   ///< of the shape (body pose * local)
+    tc_transform pose;   ///< of the shape in the query frame
     tc_convex convex;
     tc_vec3 local_buf[TC_MAX_HULL_STACK];
-    tc_vec3* heap;       ///< world vertices when the hull has more than the stack buffer holds
+    tc_vec3* heap;       ///< placed vertices when the hull has more than the stack buffer holds
     int heap_count;
 } placed;
 
-static void place(placed* p, const tc_shape* s, tc_transform body) {
+// The query frame's own shape: its body-space vertices are used as they are (no copy).
+static void place_at_origin(placed* p, const tc_shape* s) {
     p->shape = s;
-    p->pose = tc_transform_mul(body, s->local);
+    p->pose = tc_transform_identity();
+    p->heap = NULL;
+    p->heap_count = 0;
+    if (s->type == TC_SHAPE_SPHERE) {
+        p->local_buf[0] = tc_v3_zero();
+        p->convex = (tc_convex){p->local_buf, 1, s->radius, tc_v3_zero(), NULL};
+        return;
+    }
+    const tc_hull* h = s->hull;
+    p->convex = (tc_convex){h->vertices, h->vertex_count, 0, h->centroid, h};
+}
+
+// The other shape at `pose` in the query frame: its vertices are placed once, by a matrix
+// (9 multiplications per vertex instead of the quaternion's 15).
+static void place(placed* p, const tc_shape* s, tc_transform pose) {
+    p->shape = s;
+    p->pose = pose;
     p->heap = NULL;
     p->heap_count = 0;
     if (s->type == TC_SHAPE_SPHERE) {
@@ -44,8 +61,9 @@ static void place(placed* p, const tc_shape* s, tc_transform body) {
         dst = p->heap;
     }
     int n = dst ? h->vertex_count : 0;
-    for (int i = 0; i < n; ++i) dst[i] = tc_transform_point(p->pose, h->vertices[i]);
-    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_transform_point(p->pose, h->centroid), n ? h : NULL};
+    tc_mat3 r = tc_quat_to_mat3(pose.q);
+    for (int i = 0; i < n; ++i) dst[i] = tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->vertices[i]));
+    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->centroid)), n ? h : NULL};
     if (!n) p->local_buf[0] = p->convex.center, p->convex.points = p->local_buf; // out of memory: a point
 }
 
@@ -91,10 +109,12 @@ typedef struct convex_contact {
     tc_vec3 on_a;        ///< fallback point on A
     bool touching;
     int support_a, support_b; ///< vertex indices of the supports along +-normal, -1 if unknown
+    bool has_portal;          ///< the growth distance's exit face, for the next query's warm start
+    int portal[6];
 } convex_contact;
 
 static convex_contact from_gjk(const tc_gjk_result* r) {
-    convex_contact c = {r->normal, r->distance, r->point_a, true, -1, -1};
+    convex_contact c = {r->normal, r->distance, r->point_a, true, -1, -1, false, {0}};
     return c;
 }
 
@@ -114,26 +134,40 @@ static convex_contact from_growth(const placed* A, const placed* B, const tc_gro
     return c;
 }
 
+// A separated pair: no points; the normal is the axis that proved it (the next query's warm start).
+static convex_contact apart(tc_vec3 axis) {
+    convex_contact c = {0};
+    c.normal = axis;
+    return c;
+}
+
 // Polytope pairs start with the growth distance: overlapping pairs need nothing else, and for
 // separated ones -h_D(n) is a lower bound on the distance, so far pairs stop there too. Only
 // pairs separated by less than the margin pay for GJK's closest points (their normal).
-// Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes.
-static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous) {
-    convex_contact none = {0};
-    tc_vec3 hint = previous && previous->count ? previous->normal : tc_v3_sub(B->convex.center, A->convex.center);
+// Pairs with a sphere use GJK first: its witnesses are exact for rounded shapes. A previous
+// normal (contact normal or separating axis) warm-starts the growth distance.
+static convex_contact convex_normal(const placed* A, const placed* B, tc_real margin, const tc_manifold* previous,
+                                    tc_vec3 previous_normal) {
+    bool warm = previous && tc_v3_len2(previous_normal) > 0;
+    tc_vec3 hint = previous && previous->count ? previous_normal : tc_v3_sub(B->convex.center, A->convex.center);
     bool rounded = A->convex.radius > 0 || B->convex.radius > 0;
     if (!rounded) {
-        tc_growth_query q = tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
+        bool portal = previous && previous->portal_valid == 1;
+        tc_growth_query q = warm || portal ? tc_growth_distance_warm(&A->convex, &B->convex, hint, margin, previous_normal,
+                                                                     portal ? previous->portal : NULL)
+                                           : tc_growth_distance_within(&A->convex, &B->convex, hint, margin);
         const tc_growth_result* g = &q.result;
-        if (q.apart || (g->ok && -g->depth > margin)) return none;
+        if (q.apart || (g->ok && -g->depth > margin)) return apart(g->normal);
         if (g->ok && g->alpha < 1) {
             convex_contact c = from_growth(A, B, g, hint);
             c.support_a = q.support_a, c.support_b = q.support_b; // the features start from them
+            c.has_portal = q.has_portal;
+            memcpy(c.portal, q.portal, sizeof c.portal);
             return c;
         }
     }
     tc_gjk_result r = tc_gjk_distance(&A->convex, &B->convex);
-    if (r.distance > margin) return none;
+    if (r.distance > margin) return apart(r.normal);
     if (!r.cores_overlap) return from_gjk(&r);
     tc_growth_result g = tc_growth_distance(&A->convex, &B->convex, hint);
     return from_growth(A, B, &g, hint);
@@ -171,15 +205,41 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
     return tc_reduce_points(fp, n, c->normal);
 }
 
+static bool is_identity(tc_transform t) {
+    return t.p.x == 0 && t.p.y == 0 && t.p.z == 0 && t.q.x == 0 && t.q.y == 0 && t.q.z == 0 && t.q.w == 1;
+}
+
+// Most shapes sit at their body's origin: then the body pose is the shape's, without a product
+// and its renormalisation.
+static tc_transform shape_pose(tc_transform body, const tc_shape* s) { return is_identity(s->local) ? body : tc_transform_mul(body, s->local); }
+
+// `pose` seen from `frame`: frame^-1 * pose with one rotation (the inverse and a product take two).
+static tc_transform relative_pose(tc_transform frame, tc_transform pose) {
+    tc_transform r;
+    r.q = tc_quat_normalize(tc_quat_mul(tc_quat_conj(frame.q), pose.q));
+    r.p = tc_quat_inv_rotate(frame.q, tc_v3_sub(pose.p, frame.p));
+    return r;
+}
+
+// Works in A's shape frame F: A's vertices need no placement, B's are placed once relative to A;
+// the normal and the points go back to the world at the end (a handful of transforms).
 static int collide_convex(const tc_shape* a, tc_transform body_a, const tc_shape* b, tc_transform body_b, tc_contact_method method,
-                          tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal) {
+                          tc_real margin, const tc_manifold* previous, tc_feature_point* fp, tc_vec3* normal, tc_manifold* cache) {
+    tc_transform frame = shape_pose(body_a, a);
+    tc_transform b_in_frame = relative_pose(frame, shape_pose(body_b, b));
     placed A, B;
-    place(&A, a, body_a);
-    place(&B, b, body_b);
-    convex_contact c = convex_normal(&A, &B, margin, previous);
+    place_at_origin(&A, a);
+    place(&B, b, b_in_frame);
+    tc_vec3 previous_normal = previous ? tc_quat_inv_rotate(frame.q, previous->normal) : tc_v3_zero();
+    convex_contact c = convex_normal(&A, &B, margin, previous, previous_normal);
     int n = c.touching ? convex_points(&A, &B, &c, method, margin, fp) : 0;
-    *normal = c.normal;
-    unplace(&A);
+    tc_mat3 r = tc_quat_to_mat3(frame.q);
+    *normal = tc_mat3_mul_v3(r, c.normal);
+    for (int i = 0; i < n; ++i) {
+        fp[i].on_a = tc_v3_add(frame.p, tc_mat3_mul_v3(r, fp[i].on_a));
+        fp[i].on_b = tc_v3_add(frame.p, tc_mat3_mul_v3(r, fp[i].on_b));
+    }
+    if (cache && c.has_portal) cache->portal_valid = 1, memcpy(cache->portal, c.portal, sizeof c.portal);
     unplace(&B);
     return n;
 }
@@ -255,7 +315,7 @@ static int collide_mesh(const tc_shape* mesh, tc_transform body_a, const tc_shap
         tc_shape prism = prism_shape(mesh->mesh, tris[i], tm, depth, &hull);
         if (!hull) continue;
         tc_vec3 n;
-        int k = collide_convex(&prism, tc_transform_identity(), b, body_b, method, margin, NULL, tmp, &n);
+        int k = collide_convex(&prism, tc_transform_identity(), b, body_b, method, margin, NULL, tmp, &n, NULL);
         tc_hull_free(hull);
         for (int j = 0; j < k; ++j) { // keep the deepest TC_MAX_MANIFOLD_POINTS overall
             tmp[j].key = tmp[j].key * 31u + (uint32_t)tris[i];
@@ -335,6 +395,7 @@ static bool is_convex(const tc_shape* s) { return s->type == TC_SHAPE_SPHERE || 
 
 static void flip(tc_manifold* m) {
     m->normal = tc_v3_neg(m->normal);
+    m->portal_valid = 0; // its (A, B) index pairs would be the wrong way round
     for (int i = 0; i < m->count; ++i) {
         tc_manifold_point* p = &m->points[i];
         tc_vec3 t = p->anchor_a;
@@ -352,6 +413,7 @@ static void flip_previous(const tc_manifold* previous, tc_manifold* flipped) {
 int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_transform pose_b, tc_contact_method method, tc_real margin,
                const tc_manifold* previous, tc_manifold* out) {
     out->count = 0;
+    out->portal_valid = 0;
     if (!is_convex(b) && is_convex(a)) { // keep the plane or mesh as A
         tc_manifold prev;
         if (previous) flip_previous(previous, &prev);
@@ -370,7 +432,7 @@ int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_tra
         return out->count;
     }
     if (a->type == TC_SHAPE_PLANE) count = collide_plane(a, pose_a, b, pose_b, method, margin, fp, &n);
-    else count = collide_convex(a, pose_a, b, pose_b, method, margin, previous, fp, &n);
+    else count = collide_convex(a, pose_a, b, pose_b, method, margin, previous, fp, &n, out);
     if (method == TC_CONTACT_TRACKING) return finish_tracking(fp, count, n, pose_a, pose_b, previous, out);
     return emit(fp, count, n, pose_a, pose_b, previous, out);
 }

@@ -25,13 +25,19 @@ typedef struct tc_manifold {
     tc_vec3 normal;         ///< unit, world, from A to B
     int count;
     tc_manifold_point points[TC_MAX_MANIFOLD_POINTS];
+    int portal_valid;       ///< 1: `portal` warm-starts the next query of this pair (0 after a memset)
+    int portal[6];          ///< convex polytope pairs: the exit face the growth distance found (gjk.h, mpr.h)
 } tc_manifold;
 
 /// Contact points between shape a (of a body at pose_a) and shape b (body at pose_b), for pairs
 /// whose separation is below `margin` (m, speculative distance). `previous` is this pair's
 /// manifold from the last step (count 0 if none): the tracking baseline keeps and refreshes its
-/// points; the Gauss-map method uses it only to carry impulses by feature key.
-/// Returns the number of points written to out (0 = no contact).
+/// points; the Gauss-map method carries impulses by feature key. For convex polytope pairs a
+/// nonzero `previous->normal` (the last contact normal, or the separating axis a query without
+/// contact leaves in `out->normal`) and `previous->portal` warm-start the contact normal query
+/// (same answer up to round-off, fewer support scans when the bodies moved little).
+/// Returns the number of points written to out (0 = no contact; out->normal is then the axis that
+/// proved the pair apart, or zero).
 int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_transform pose_b,
                tc_contact_method method, tc_real margin, const tc_manifold* previous, tc_manifold* out);
 

@@ -81,7 +81,10 @@ void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* 
         tc_real drop = dot / tc_v3_len(d); // sine of the edge's tilt out of the contact plane
         if (drop <= best_drop) best_drop = drop, best_edge_end = w;
     }
+    // an edge in index order: its keys must not depend on which end the support query returned
+    // (both are supports when the edge lies in the contact plane)
     int ids[2] = {v, best_edge_end};
+    if (best_edge_end >= 0 && best_edge_end < v) ids[0] = best_edge_end, ids[1] = v;
     emit_vertices(h, pose, world, ids, best_edge_end >= 0 ? 2 : 1, out);
 }
 

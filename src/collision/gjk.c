@@ -1,5 +1,6 @@
 #include "collision/gjk.h"
 
+#include "collision/mpr.h"
 #include "geometry/hull.h"
 
 #include <float.h>
@@ -243,18 +244,22 @@ typedef struct ray_hit {
     tc_vec3 normal;   ///< unit; RAY_APART: the separating direction
     tc_real bound;    ///< RAY_APART: h_D(normal) < -max_separation
     tc_vec3 a_star, b_star;
-    bool along;       ///< RAY_HIT: the last supports (last_a, last_b; indices in *ha, *hb) were taken along `normal`
-    tc_vec3 last_a, last_b;
+    tc_vec3 last_a, last_b; ///< RAY_HIT: the supports taken along `normal` (at the last advance)
+    int index_a, index_b;   ///< their vertex indices
 } ray_hit;
 
-// GJK ray cast (ALGORITHMS §1.3) with supports warm-started from `ha`, `hb`. Every support
+// GJK ray cast (ALGORITHMS §1.3, van den Bergen) with supports warm-started from `ha`, `hb`:
+// x advances to the plane of each support that lies in front of it, the simplex of x - p_i is
+// reduced to its part nearest x, and the cast ends when x is on D (|v| -> 0). A support already
+// in the simplex is not added again, but after an advance x has moved: the simplex is solved again
+// (stopping there would leave x on a supporting plane of D, not on D). Every support
 // p = s_D(v) also bounds the distance of the origin to D from below by -v.p/|v|, so the cast
-// stops (RAY_APART) once that exceeds max_separation.
+// stops (RAY_APART) once that exceeds max_separation. `first` (may be NULL): the supports along the
+// first direction x - (cA - cB).
 static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 ray, tc_real max_separation, int* ha, int* hb,
                            const tc_vec3 first[2], ray_hit* out) {
     // s.w[i] holds x - p_i for the current x; p_i = a_i - b_i is recovered when x advances
     simplex s = {0};
-    out->along = false;
     tc_real lambda = 0, exit2 = max_separation > 0 ? max_separation * max_separation : 0;
     tc_vec3 x = q, n = tc_v3_zero();
     tc_vec3 v = tc_v3_sub(x, tc_v3_sub(A->center, B->center));
@@ -280,15 +285,13 @@ static ray_status ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc
             lambda += step;
             x = tc_v3_madd(q, lambda, ray);
             n = v;
+            out->last_a = a, out->last_b = b, out->index_a = *ha, out->index_b = *hb;
             for (int i = 0; i < s.n; ++i) s.w[i] = tc_v3_madd(s.w[i], step, ray); // x moved: x - p_i too
             w = tc_v3_sub(x, p);
         }
-        if (already_in(&s, w, 1e-24 * scale)) { // no progress possible: converged
-            out->along = advanced; // then n = v: the supports just taken are the ones along the normal
-            out->last_a = a, out->last_b = b;
-            break;
-        }
-        s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
+        bool known = already_in(&s, w, 1e-24 * scale);
+        if (known && !advanced) break; // no progress possible: converged within round-off
+        if (!known) s.w[s.n] = w, s.a[s.n] = a, s.b[s.n] = b, s.n++;
         if (solve_simplex(&s, &v)) break; // x on the surface within round-off
     }
     tc_real nl = tc_v3_len(n);
@@ -323,11 +326,61 @@ static tc_real extent_of(const tc_convex* c) {
     return sqrt(l2);
 }
 
-tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
-    tc_growth_query out = {{0}, false, 0, 0};
+// The warm start: does the last axis n (unit, A to B) still prove the sets apart?
+static bool apart_along(const tc_convex* A, const tc_convex* B, tc_vec3 n, tc_real max_separation, int* ha, int* hb,
+                        tc_growth_query* out) {
+    tc_vec3 sa = support_hinted(A, n, true, ha), sb = support_hinted(B, tc_v3_neg(n), true, hb);
+    tc_real h = tc_v3_dot(n, tc_v3_sub(sa, sb)); // h_D(n) = -(gap along n)
+    if (!(h < -max_separation)) return false;
+    out->apart = true;
+    out->result.ok = true;
+    out->result.normal = n;
+    out->result.depth = h;
+    return true;
+}
+
+// Polytopes: the exit face by portal refinement (mpr.c), when it decides the query.
+// `contact`: a contact query, which stops on NEAR too (the plain growth distance computes alpha > 1).
+static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal,
+                        bool contact, tc_growth_query* out) {
+    tc_mpr_result r = tc_mpr_growth(A, B, max_separation, ha, hb, warm_portal);
+    tc_growth_result* g = &out->result;
+    if (r.status == TC_MPR_UNDECIDED || (r.status == TC_MPR_NEAR && !contact)) return false;
+    g->normal = r.normal;
+    g->depth = r.depth;
+    if (r.status == TC_MPR_NEAR) {
+        out->near = true;
+        return true;
+    }
+    g->ok = true;
+    if (r.status == TC_MPR_APART) {
+        out->apart = true;
+        return true;
+    }
+    g->alpha = 1.0 / (1.0 - r.t_exit);
+    g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(r.a_star, A->center), g->alpha));
+    out->support_a = r.support_a;
+    out->support_b = r.support_b;
+    out->has_portal = true;
+    memcpy(out->portal, r.portal, sizeof out->portal);
+    return true;
+}
+
+static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
+                                    const tc_vec3* warm_axis, const int* warm_portal, bool contact) {
+    tc_growth_query out;
+    memset(&out, 0, sizeof out);
     tc_growth_result* g = &out.result;
+    int ha = 0, hb = 0;
+    tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;
+    if (warm_len > 0 && isfinite(warm_len) && apart_along(A, B, tc_v3_scale(*warm_axis, 1.0 / warm_len), max_separation, &ha, &hb, &out))
+        return out;
     tc_vec3 c = tc_v3_sub(A->center, B->center);
     tc_real len = tc_v3_len(c);
+    bool polytopes = A->radius == 0 && B->radius == 0 && A->count >= 4 && B->count >= 4;
+    // the portal needs centres clearly apart; the hull's own extent is scale enough for that test
+    tc_real size = A->hull && A->hull->vertex_count == A->count ? A->hull->extent : extent_of(A);
+    if (polytopes && len > 1e-6 * size && from_portal(A, B, max_separation, &ha, &hb, warm_portal, contact, &out)) return out;
     tc_real L = fmax(1e-9, extent_of(A)); // size scale for the tolerances
     L += A->radius + B->radius;
     bool coincident = len < 1e-9 * L;
@@ -338,7 +391,6 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     }
     tc_vec3 chat = tc_v3_scale(c, 1.0 / len);
     // support of D = A - B in -chat: sigma = h_D(-chat)
-    int ha = 0, hb = 0;
     tc_vec3 first[2] = {support_hinted(A, tc_v3_neg(chat), true, &ha), support_hinted(B, chat, true, &hb)};
     tc_vec3 sd = tc_v3_sub(first[0], first[1]);
     tc_real sigma = -tc_v3_dot(chat, sd);
@@ -368,7 +420,7 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     g->alpha = 1.0 / (1.0 - tmin);
     tc_vec3 n = hit.normal;
     tc_vec3 sa, sb;
-    if (hit.along && A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b; // already known, ha and hb with them
+    if (A->radius == 0 && B->radius == 0) sa = hit.last_a, sb = hit.last_b, ha = hit.index_a, hb = hit.index_b; // already known
     else sa = support_hinted(A, n, true, &ha), sb = support_hinted(B, tc_v3_neg(n), true, &hb);
     g->depth = tc_v3_dot(n, tc_v3_sub(sa, sb));
     g->point = tc_v3_add(A->center, tc_v3_scale(tc_v3_sub(hit.a_star, A->center), g->alpha));
@@ -377,6 +429,15 @@ tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B
     return out;
 }
 
+tc_growth_query tc_growth_distance_within(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation) {
+    return growth_query(A, B, fallback_dir, max_separation, NULL, NULL, true);
+}
+
+tc_growth_query tc_growth_distance_warm(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
+                                        tc_vec3 axis, const int* portal) {
+    return growth_query(A, B, fallback_dir, max_separation, &axis, portal, true);
+}
+
 tc_growth_result tc_growth_distance(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir) {
-    return tc_growth_distance_within(A, B, fallback_dir, INFINITY).result;
+    return growth_query(A, B, fallback_dir, INFINITY, NULL, NULL, false).result;
 }

@@ -55,17 +55,30 @@ typedef struct tc_growth_result {
 } tc_growth_result;
 
 /// Growth distance by contraction about each set's center (seed 004 eq. 1-2, ALGORITHMS §1.4).
-/// `fallback_dir` is used when the centers coincide.
+/// `fallback_dir` is used when the centers coincide. Overlapping polytopes: the face of A - B the
+/// line through the centres leaves by, found by portal refinement (mpr.h); the GJK ray cast
+/// answers the rest (rounded sets, separated pairs, degenerate portals).
 tc_growth_result tc_growth_distance(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir);
 
 /// The growth distance for a contact query: stops early, with `apart` set, as soon as a direction
 /// proves the sets farther apart than `max_separation` (m); then only `depth` (the proving bound
-/// h_D(n) < -max_separation) and `normal` are set. `support_a`/`support_b` (may be NULL) receive
+/// h_D(n) < -max_separation) and `normal` are set. Polytopes proved apart by less than that stop
+/// too, with `near` set (the contact needs GJK's closest points, not the growth distance > 1). `support_a`/`support_b` (may be NULL) receive
 /// the indices of the supports of A along the normal and of B against it.
 typedef struct tc_growth_query {
     tc_growth_result result;
     bool apart;
+    bool near;        ///< proved apart, but by at most max_separation: only `normal` and `depth` (a lower bound of -distance) are set; GJK gives the gap
     int support_a, support_b;
+    bool has_portal;  ///< overlapping polytopes: `portal` holds the exit face triangle (warm start of the next query)
+    int portal[6];    ///< (A, B) vertex indices of its 3 corners (see mpr.h)
 } tc_growth_query;
 tc_growth_query tc_growth_distance_within(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation);
+/// The same query warm-started from the last step's answer for this pair: `axis` (A to B, any
+/// length, zero for none: the last normal or separating axis): if it still proves the sets apart
+/// the query ends after one support of each; `portal` (may be NULL: the last query's `portal`):
+/// the starting portal of the refinement (one support confirms an unchanged exit face). Same answer
+/// as the cold query up to round-off.
+tc_growth_query tc_growth_distance_warm(const tc_convex* a, const tc_convex* b, tc_vec3 fallback_dir, tc_real max_separation,
+                                        tc_vec3 axis, const int* portal);
 #endif

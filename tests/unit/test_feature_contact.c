@@ -176,11 +176,91 @@ static void test_random_overlaps_property(void** state) {
     assert_true(pairs > 500);
 }
 
+static tc_quat random_rotation(unsigned* seed) {
+    return tc_quat_normalize(tc_quat_make(urand(seed) - 0.5, urand(seed) - 0.5, urand(seed) - 0.5, urand(seed) - 0.5));
+}
+
+static tc_shape random_hull(unsigned* seed, tc_transform local) {
+    tc_vec3 p[16];
+    for (int k = 0; k < 16; ++k) p[k] = tc_v3(urand(seed) - 0.5, urand(seed) - 0.5, urand(seed) - 0.5);
+    tc_shape_def d = tc_shape_def_default(TC_SHAPE_HULL);
+    d.points = p;
+    d.point_count = 16;
+    d.local = local;
+    tc_shape s;
+    assert_int_equal(tc_shape_init(&s, &d, false, "hull", NULL), TC_RESULT_OK);
+    return s;
+}
+
+// g applied to manifold m (world quantities move, body-frame anchors do not).
+static void assert_manifold_moved(const tc_manifold* m, const tc_manifold* moved, tc_transform g, int pair) {
+    if (m->count != moved->count) fail_msg("pair %d: %d points, %d after the common motion", pair, m->count, moved->count);
+    if (m->count == 0) return;
+    assert_vec3_near(moved->normal, tc_quat_rotate(g.q, m->normal), 1e-9);
+    for (int k = 0; k < m->count; ++k) {
+        assert_true(moved->points[k].feature == m->points[k].feature);
+        assert_near(moved->points[k].separation, m->points[k].separation, 1e-9);
+        assert_vec3_near(moved->points[k].point, tc_transform_point(g, m->points[k].point), 1e-9);
+        assert_vec3_near(moved->points[k].anchor_a, m->points[k].anchor_a, 1e-9);
+        assert_vec3_near(moved->points[k].anchor_b, m->points[k].anchor_b, 1e-9);
+    }
+}
+
+// The convex query works in A's shape frame: its answers must not depend on where the pair is in
+// the world (a common rigid motion moves the manifold with it, warm starts included), and a shape
+// offset in its body (shape.local) must give the answer of the body moved by that offset.
+static void test_frame_invariance(void** state) {
+    (void)state;
+    unsigned seed = 91u;
+    int touching = 0;
+    for (int i = 0; i < 300; ++i) {
+        tc_transform la = at(tc_v3(0.2, -0.1, 0.3), random_rotation(&seed)), lb = at(tc_v3(-0.3, 0.1, 0), random_rotation(&seed));
+        tc_shape A = random_hull(&seed, la), B = random_hull(&seed, lb);
+        tc_transform pa = at(tc_v3(urand(&seed), urand(&seed), urand(&seed)), random_rotation(&seed));
+        tc_transform pb = at(tc_v3_add(pa.p, tc_v3(1.2 * urand(&seed) - 0.6, 1.2 * urand(&seed) - 0.6, 1.2 * urand(&seed) - 0.6)),
+                             random_rotation(&seed));
+        tc_transform g = at(tc_v3(5 * urand(&seed) - 2.5, 5 * urand(&seed) - 2.5, 5 * urand(&seed) - 2.5), random_rotation(&seed));
+        tc_manifold cold, cold_g, warm, warm_g;
+        tc_collide(&A, pa, &B, pb, TC_CONTACT_GAUSS_MAP, 0.02, NULL, &cold);
+        tc_collide(&A, tc_transform_mul(g, pa), &B, tc_transform_mul(g, pb), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &cold_g);
+        assert_manifold_moved(&cold, &cold_g, g, i);
+        // one frame later, warm-started from the previous answers (each in its own world)
+        tc_transform pb1 = at(tc_v3_add(pb.p, tc_v3(0.005, -0.004, 0.003)), pb.q);
+        tc_collide(&A, pa, &B, pb1, TC_CONTACT_GAUSS_MAP, 0.02, &cold, &warm);
+        tc_collide(&A, tc_transform_mul(g, pa), &B, tc_transform_mul(g, pb1), TC_CONTACT_GAUSS_MAP, 0.02, &cold_g, &warm_g);
+        assert_manifold_moved(&warm, &warm_g, g, i);
+        // the offsets moved into the body poses: the same contact in the world
+        tc_shape_def d = tc_shape_def_default(TC_SHAPE_HULL);
+        d.points = A.hull->vertices;
+        d.point_count = A.hull->vertex_count;
+        tc_shape Aw, Bw;
+        assert_int_equal(tc_shape_init(&Aw, &d, false, "a", NULL), TC_RESULT_OK);
+        d.points = B.hull->vertices;
+        d.point_count = B.hull->vertex_count;
+        assert_int_equal(tc_shape_init(&Bw, &d, false, "b", NULL), TC_RESULT_OK);
+        tc_manifold off;
+        tc_collide(&Aw, tc_transform_mul(pa, la), &Bw, tc_transform_mul(pb, lb), TC_CONTACT_GAUSS_MAP, 0.02, NULL, &off);
+        assert_int_equal(off.count, cold.count);
+        if (cold.count) assert_vec3_near(off.normal, cold.normal, 1e-9);
+        for (int k = 0; k < cold.count; ++k) { // the rebuilt hulls may number their vertices differently
+            bool found = false;
+            for (int j = 0; j < off.count && !found; ++j)
+                found = tc_v3_dist(off.points[j].point, cold.points[k].point) < 1e-9 &&
+                        fabs(off.points[j].separation - cold.points[k].separation) < 1e-9;
+            if (!found) fail_msg("pair %d: point %d not found with the offsets in the poses", i, k);
+        }
+        touching += cold.count > 0;
+        tc_shape_free(&Aw), tc_shape_free(&Bw), tc_shape_free(&A), tc_shape_free(&B);
+    }
+    printf("%d of 300 pairs touching\n", touching);
+    assert_true(touching > 50 && touching < 300);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_resting_on_plane),   cmocka_unit_test(test_edge_and_tilted_boxes),
         cmocka_unit_test(test_box_on_box_octagon),     cmocka_unit_test(test_tetrahedron_on_vertex_and_sphere),
-        cmocka_unit_test(test_random_overlaps_property),
+        cmocka_unit_test(test_random_overlaps_property), cmocka_unit_test(test_frame_invariance),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

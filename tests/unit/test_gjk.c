@@ -224,11 +224,12 @@ static void test_support_climbing_matches_scan(void** state) {
 
 // The early exit of the contact query: "apart" only when the sets are farther apart than the
 // threshold (checked against a separating-axis gap and GJK), with depth a lower bound of the distance;
-// otherwise the same result as the plain growth distance.
+// "near" only when they are apart by less (GJK and SAT agree they are apart); otherwise the same
+// result as the plain growth distance.
 static void test_growth_within_exits_only_when_apart(void** state) {
     (void)state;
     unsigned seed = 424242u;
-    int apart = 0, full = 0;
+    int apart = 0, full = 0, near = 0;
     for (int i = 0; i < 3000; ++i) {
         tc_hull* a = random_hull(&seed, tc_v3_zero());
         tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 2 - 1, urand(&seed) * 2 - 1, urand(&seed) * 2 - 1));
@@ -245,6 +246,14 @@ static void test_growth_within_exits_only_when_apart(void** state) {
             assert_true(-q.result.depth <= r.distance + 1e-9);
             assert_near(tc_v3_len(q.result.normal), 1, 1e-12);
             apart++;
+        } else if (q.near) { // proved apart, within the threshold: GJK's distance and the SAT gap agree
+            tc_gjk_result r = tc_gjk_distance(&A, &B);
+            assert_true(q.result.depth < 0 && q.result.depth >= -threshold);
+            assert_true(r.status == TC_GJK_SEPARATED && gap > 0);
+            assert_true(-q.result.depth <= r.distance + 1e-9);
+            tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
+            assert_true(g.ok && g.alpha > 1);
+            near++;
         } else {
             tc_growth_result g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1));
             assert_true(q.result.ok == g.ok);
@@ -255,8 +264,110 @@ static void test_growth_within_exits_only_when_apart(void** state) {
         tc_hull_free(a);
         tc_hull_free(b);
     }
-    printf("early exits %d, full queries %d\n", apart, full);
-    assert_true(apart > 300 && full > 300);
+    printf("early exits %d, near %d, full queries %d\n", apart, near, full);
+    assert_true(apart > 300 && full > 300 && near > 10);
+}
+
+// The growth distance's normal against a brute force: the face of hull(A - B) (qhull over all
+// vertex differences) where the line t (cA - cB) enters it. Hits within 1e-7 of an edge of A - B
+// (two faces give nearly the same t) have no unique normal and are skipped. `warm`: the query
+// warm-started from the answer for B moved by up to 2 cm (its normal and exit-face portal), or
+// from a random axis, or with a portal of invalid indices.
+static void check_growth_normals(bool warm) {
+    unsigned seed = warm ? 515151u : 31337u;
+    int checked = 0, skipped = 0, reused = 0;
+    for (int i = 0; i < 1500; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4, urand(&seed) * 0.8 - 0.4));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_vec3 d[256];
+        int n = 0;
+        for (int j = 0; j < a->vertex_count; ++j)
+            for (int k = 0; k < b->vertex_count; ++k) d[n++] = tc_v3_sub(a->vertices[j], b->vertices[k]);
+        tc_hull* D = tc_hull_from_points(d, n, "difference", NULL);
+        assert_non_null(D);
+        tc_vec3 c = tc_v3_sub(a->centroid, b->centroid), best = tc_v3_zero();
+        tc_real tmin = -1e300, second = -1e300;
+        for (int f = 0; f < D->face_count; ++f) {
+            tc_real nc = tc_v3_dot(D->face_normals[f], c), t = nc < 0 ? D->face_offsets[f] / nc : -1e300;
+            if (t > tmin) second = tmin, tmin = t, best = D->face_normals[f];
+            else if (t > second) second = t;
+        }
+        tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+        tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+        if (tmin < 1 && tmin - second > 1e-7) {
+            tc_growth_result g;
+            if (!warm) g = tc_growth_distance(&A, &B, tc_v3(0, 0, 1)); // overlapping: the portal; apart (tmin > 0): the ray cast
+            else { // warm start from the answer for B moved by up to 2 cm (the last frame), or from anything
+                tc_vec3 shift = tc_v3_scale(tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5), 0.04), moved[64];
+                for (int k = 0; k < b->vertex_count; ++k) moved[k] = tc_v3_add(b->vertices[k], shift);
+                tc_convex Bm = convex_of(moved, b->vertex_count, tc_v3_add(b->centroid, shift), 0);
+                tc_growth_query last = tc_growth_distance_within(&A, &Bm, tc_v3(0, 0, 1), INFINITY);
+                tc_vec3 turn = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);
+                tc_vec3 axis = i % 4 ? last.result.normal : tc_v3_scale(turn, 3);
+                int garbage[6] = {-1, 99, 3, 2, 1, 0}, *portal = last.has_portal ? last.portal : NULL;
+                if (i % 7 == 0) portal = garbage; // indices out of range are ignored
+                tc_growth_query q = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), INFINITY, axis, portal);
+                reused += portal == last.portal;
+                if (tmin > 0) { // apart: the contact query stops at the first support proving it
+                    assert_true(q.near && !q.apart && q.result.depth < 0);
+                    tc_hull_free(D), tc_hull_free(a), tc_hull_free(b);
+                    continue;
+                }
+                assert_true(!q.near && !q.apart);
+                g = q.result;
+            }
+            assert_true(g.ok);
+            if (tc_v3_dist(g.normal, best) > 1e-6)
+                fail_msg("pair %d: normal (%g %g %g), brute force (%g %g %g)", i, g.normal.x, g.normal.y, g.normal.z, best.x, best.y, best.z);
+            assert_near(g.alpha, 1 / (1 - tmin), 1e-9);
+            checked++;
+        } else skipped += tmin < 1;
+        tc_hull_free(D);
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    printf("%s: %d pairs checked (alpha < 2), %d skipped (hit on an edge of A - B), %d from a previous portal\n", warm ? "warm" : "cold",
+           checked, skipped, reused);
+    assert_true(checked > 1000 && (!warm || reused > 800));
+}
+
+static void test_growth_normal_matches_brute_force(void** state) {
+    (void)state;
+    check_growth_normals(false);
+}
+
+static void test_growth_warm_matches_brute_force(void** state) {
+    (void)state;
+    check_growth_normals(true);
+}
+
+// A warm start from a separating axis ends "apart" with that axis; from an axis that does not
+// separate, the query runs on and agrees with the cold one.
+static void test_growth_warm_separated(void** state) {
+    (void)state;
+    unsigned seed = 99u;
+    int apart = 0;
+    for (int i = 0; i < 2000; ++i) {
+        tc_hull* a = random_hull(&seed, tc_v3_zero());
+        tc_hull* b = random_hull(&seed, tc_v3(urand(&seed) * 3 - 1.5, urand(&seed) * 3 - 1.5, urand(&seed) * 3 - 1.5));
+        assert_non_null(a);
+        assert_non_null(b);
+        tc_convex A = convex_of(a->vertices, a->vertex_count, a->centroid, 0);
+        tc_convex B = convex_of(b->vertices, b->vertex_count, b->centroid, 0);
+        tc_growth_query cold = tc_growth_distance_within(&A, &B, tc_v3(0, 0, 1), 0.01);
+        if (cold.apart) {
+            tc_growth_query w = tc_growth_distance_warm(&A, &B, tc_v3(0, 0, 1), 0.01, tc_v3_scale(cold.result.normal, 2.5), NULL);
+            assert_true(w.apart);
+            assert_true(tc_v3_dist(w.result.normal, cold.result.normal) < 1e-15);
+            assert_true(sat_gap(a, b) > 0.01 - 1e-9);
+            apart++;
+        }
+        tc_hull_free(a);
+        tc_hull_free(b);
+    }
+    assert_true(apart > 500);
 }
 
 int main(void) {
@@ -264,7 +375,8 @@ int main(void) {
         cmocka_unit_test(test_box_distances),           cmocka_unit_test(test_spheres_and_points),
         cmocka_unit_test(test_ray_cast),                cmocka_unit_test(test_growth_distance_by_hand),
         cmocka_unit_test(test_random_pairs_match_sat),  cmocka_unit_test(test_support_climbing_matches_scan),
-        cmocka_unit_test(test_growth_within_exits_only_when_apart),
+        cmocka_unit_test(test_growth_within_exits_only_when_apart), cmocka_unit_test(test_growth_normal_matches_brute_force),
+        cmocka_unit_test(test_growth_warm_matches_brute_force),     cmocka_unit_test(test_growth_warm_separated),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

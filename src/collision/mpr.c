@@ -1,0 +1,150 @@
+#include "collision/mpr.h"
+
+typedef struct mpr_vertex {
+    tc_vec3 v, a, b; ///< v = a - b, a support of D
+    int ia, ib;
+} mpr_vertex;
+
+typedef struct mpr_state {
+    const tc_convex *A, *B;
+    int *ha, *hb;
+    tc_real max_separation;
+    tc_mpr_result* out;
+} mpr_state;
+
+static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
+    mpr_vertex s;
+    s.ia = tc_convex_support_index(m->A, d, m->ha);
+    s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
+    s.a = m->A->points[s.ia], s.b = m->B->points[s.ib];
+    s.v = tc_v3_sub(s.a, s.b);
+    return s;
+}
+
+// s = s_D(d). If d.s < 0 the origin is outside D, at least -d.s/|d| away: the pair is APART when
+// that exceeds max_separation, else NEAR (the caller needs the exact gap). Returns true when
+// the refinement must stop.
+static bool outside(const mpr_state* m, tc_vec3 d, const mpr_vertex* s) {
+    tc_real ds = tc_v3_dot(d, s->v);
+    if (ds > 0) return false;
+    tc_real dl = tc_v3_len(d);
+    if (ds < 0 && dl > 0) {
+        m->out->status = -ds > m->max_separation * dl ? TC_MPR_APART : TC_MPR_NEAR;
+        m->out->normal = tc_v3_scale(d, 1.0 / dl);
+        m->out->depth = ds / dl;
+    }
+    return true; // touching (ds == 0) is left to the ray cast
+}
+
+static void swap(mpr_vertex* x, mpr_vertex* y) {
+    mpr_vertex t = *x;
+    *x = *y;
+    *y = t;
+}
+
+// Phase 1: a portal (v1, v2, v3) the ray from v0 through the origin passes through.
+static bool discover(const mpr_state* m, tc_vec3 v0, mpr_vertex p[3]) {
+    tc_vec3 n = tc_v3_neg(v0);
+    p[0] = support_d(m, n);
+    if (outside(m, n, &p[0])) return false;
+    n = tc_v3_cross(p[0].v, v0);
+    if (tc_v3_len2(n) <= 1e-24 * tc_v3_len2(p[0].v) * tc_v3_len2(v0)) return false; // origin on the line v0 v1
+    p[1] = support_d(m, n);
+    if (outside(m, n, &p[1])) return false;
+    n = tc_v3_cross(tc_v3_sub(p[0].v, v0), tc_v3_sub(p[1].v, v0));
+    if (tc_v3_dot(n, v0) > 0) swap(&p[0], &p[1]), n = tc_v3_neg(n);
+    for (int it = 0; it < 32; ++it) {
+        if (!(tc_v3_len2(n) > 0)) return false;
+        p[2] = support_d(m, n);
+        if (outside(m, n, &p[2])) return false;
+        if (tc_v3_dot(tc_v3_cross(p[0].v, p[2].v), v0) < 0) { // the origin is outside the face (v0, v1, v3)
+            p[1] = p[2];
+            n = tc_v3_cross(tc_v3_sub(p[0].v, v0), tc_v3_sub(p[2].v, v0));
+            continue;
+        }
+        if (tc_v3_dot(tc_v3_cross(p[2].v, p[1].v), v0) < 0) { // outside (v0, v3, v2)
+            p[0] = p[2];
+            n = tc_v3_cross(tc_v3_sub(p[2].v, v0), tc_v3_sub(p[1].v, v0));
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+// Barycentric weights of x in triangle (a, b, c) (x in its plane).
+static void barycentric(tc_vec3 a, tc_vec3 b, tc_vec3 c, tc_vec3 x, tc_real w[3]) {
+    tc_vec3 n = tc_v3_cross(tc_v3_sub(b, a), tc_v3_sub(c, a));
+    tc_real nn = tc_v3_len2(n);
+    w[1] = tc_v3_dot(tc_v3_cross(tc_v3_sub(x, a), tc_v3_sub(c, a)), n) / nn;
+    w[2] = tc_v3_dot(tc_v3_cross(tc_v3_sub(b, a), tc_v3_sub(x, a)), n) / nn;
+    w[0] = 1 - w[1] - w[2];
+}
+
+// The portal lies on D's boundary and the origin behind it: the exit point and the face data.
+static void finish(const mpr_state* m, tc_vec3 v0, const mpr_vertex p[3], tc_vec3 n, const mpr_vertex* s) {
+    tc_mpr_result* o = m->out;
+    o->status = TC_MPR_OVERLAP;
+    o->normal = n;
+    o->depth = tc_v3_dot(n, s->v);
+    o->t_exit = tc_v3_dot(n, p[0].v) / tc_v3_dot(n, v0);
+    tc_real w[3];
+    barycentric(p[0].v, p[1].v, p[2].v, tc_v3_scale(v0, o->t_exit), w);
+    o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(p[0].a, w[0]), tc_v3_scale(p[1].a, w[1])), tc_v3_scale(p[2].a, w[2]));
+    o->support_a = s->ia, o->support_b = s->ib;
+    o->point_a = s->a, o->point_b = s->b;
+    for (int k = 0; k < 3; ++k) o->portal[2 * k] = p[k].ia, o->portal[2 * k + 1] = p[k].ib;
+}
+
+// Phase 2: push the portal out to D's boundary. On a polytope it ends on the face the ray leaves
+// through: then the support along the portal normal is no further out than the portal.
+static void refine(const mpr_state* m, tc_vec3 v0, mpr_vertex p[3]) {
+    tc_real tol = 1e-10 * (tc_v3_len(v0) + tc_v3_len(tc_v3_sub(p[0].v, v0)));
+    for (int it = 0; it < 64; ++it) {
+        tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
+        tc_real nl = tc_v3_len(n);
+        if (!(nl > 0)) return;
+        n = tc_v3_scale(n, 1.0 / nl);
+        mpr_vertex s = support_d(m, n);
+        if (outside(m, n, &s)) return;
+        if (tc_v3_dot(tc_v3_sub(s.v, p[2].v), n) <= tol) { // on the boundary
+            if (tc_v3_dot(n, p[0].v) > 0 && tc_v3_dot(n, v0) < 0) finish(m, v0, p, n, &s); // else: apart by < tol
+            return;
+        }
+        tc_vec3 x = tc_v3_cross(s.v, v0); // which of the three new faces the ray passes through
+        if (tc_v3_dot(p[0].v, x) > 0) {
+            if (tc_v3_dot(p[1].v, x) > 0) p[0] = s;
+            else p[2] = s;
+        } else {
+            if (tc_v3_dot(p[2].v, x) > 0) p[1] = s;
+            else p[0] = s;
+        }
+    }
+}
+
+// A previous portal re-placed: usable when the ray from v0 through the origin crosses it, i.e. the
+// triple products (p_i x p_j).v0 over its edges, in the orientation discovery leaves, are >= 0.
+static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vertex p[3]) {
+    for (int k = 0; k < 3; ++k) {
+        int ia = ix[2 * k], ib = ix[2 * k + 1];
+        if (ia < 0 || ia >= m->A->count || ib < 0 || ib >= m->B->count) return false;
+        p[k].ia = ia, p[k].ib = ib, p[k].a = m->A->points[ia], p[k].b = m->B->points[ib];
+        p[k].v = tc_v3_sub(p[k].a, p[k].b);
+    }
+    tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
+    if (!(tc_v3_len2(n) > 0)) return false;
+    if (tc_v3_dot(n, v0) > 0) swap(&p[0], &p[1]); // the moved bodies may have turned it over
+    return tc_v3_dot(tc_v3_cross(p[0].v, p[2].v), v0) >= 0 && tc_v3_dot(tc_v3_cross(p[2].v, p[1].v), v0) >= 0 &&
+           tc_v3_dot(tc_v3_cross(p[1].v, p[0].v), v0) >= 0;
+}
+
+tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal) {
+    tc_mpr_result out;
+    out.status = TC_MPR_UNDECIDED;
+    mpr_state m = {A, B, ha, hb, max_separation, &out};
+    tc_vec3 v0 = tc_v3_sub(A->center, B->center);
+    if (!(tc_v3_len2(v0) > 0)) return out;
+    mpr_vertex p[3];
+    if ((warm_portal && reuse_portal(&m, v0, warm_portal, p)) || discover(&m, v0, p)) refine(&m, v0, p);
+    return out;
+}
