@@ -128,29 +128,110 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
 
 void tc_surfel_surface_free(tc_surfel_surface* S) { tc_point_grid_free(&S->grid); }
 
-// Weighted centroid and normal sums around x; returns the weight sum.
-static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
+// exp(-s) = exp(-s/16)^16 with the Taylor series of exp(-s/16) to degree 15: pure arithmetic,
+// so the weight loop vectorises (no libm call, no integer conversion). For 0 <= s <= 9
+// (the 3h cut-off), s/16 <= 0.5625: truncation < 2e-16 relative, ~4e-15 after the squarings.
+static inline tc_real exp_neg_inline(tc_real s) {
+    tc_real r = s * (1.0 / 16), p = 1.0 / 1307674368000.0;
+    static const tc_real inv_fact[15] = {1.0 / 87178291200.0, 1.0 / 6227020800.0, 1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800,
+                                         1.0 / 362880,        1.0 / 40320,        1.0 / 5040,       1.0 / 720,      1.0 / 120,
+                                         1.0 / 24,            1.0 / 6,            1.0 / 2,          1.0,            1.0};
+    for (int i = 0; i < 15; ++i) p = inv_fact[i] - r * p;
+    p *= p;
+    p *= p;
+    p *= p;
+    return p * p;
+}
+
+tc_real tc_exp_neg(tc_real s) { return exp_neg_inline(s); }
+
+enum { GATHER_MAX = 512 };
+
+// The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
+// surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights.
+typedef struct gather {
+    int count;
+    tc_real ex[GATHER_MAX], ey[GATHER_MAX], ez[GATHER_MAX], w[GATHER_MAX];
+    tc_vec3 n[GATHER_MAX];
+} gather;
+
+static void gather_add(gather* g, tc_vec3 e, tc_vec3 n) {
+    g->ex[g->count] = e.x;
+    g->ey[g->count] = e.y;
+    g->ez[g->count] = e.z;
+    g->n[g->count++] = n;
+}
+
+static void gather_weights(const tc_surfel_surface* S, gather* g) {
+    tc_real inv_h2 = 1.0 / (S->h * S->h);
+    for (int q = 0; q < g->count; ++q) g->w[q] = exp_neg_inline((g->ex[q] * g->ex[q] + g->ey[q] * g->ey[q] + g->ez[q] * g->ez[q]) * inv_h2);
+}
+
+static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     int lo[3], hi[3];
-    tc_real wsum = 0, cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
-    *a = *nsum = tc_v3_zero();
-    if (!tc_point_grid_range(&S->grid, x, 3 * S->h, lo, hi)) return 0;
-    const tc_point_grid* g = &S->grid;
+    g->count = 0;
+    const tc_point_grid* grid = &S->grid;
+    if (!tc_point_grid_range(grid, x, 3 * S->h, lo, hi)) return;
+    tc_real cut2 = 9 * S->h * S->h;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy)
             for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    int k = g->items[t];
-                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
-                    if (d2 > cut2) continue;
-                    tc_real th = exp(-d2 * inv_h2);
-                    wsum += th;
-                    *a = tc_v3_madd(*a, th, S->s[k]);
-                    *nsum = tc_v3_madd(*nsum, th, S->n[k]);
+                int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                for (int t = grid->start[c]; t < grid->start[c + 1] && g->count < GATHER_MAX; ++t) {
+                    int k = grid->items[t];
+                    tc_vec3 e = tc_v3_sub(S->s[k], x);
+                    if (tc_v3_len2(e) <= cut2) gather_add(g, e, S->n[k]);
                 }
             }
-    if (wsum > 0) *a = tc_v3_scale(*a, 1.0 / wsum);
-    return wsum;
+}
+
+// The cache holds every surfel within its reach of its centre in grid order, so filtering it
+// by distance to x visits the same surfels in the same order as the grid walk around x.
+static void gather_from_cache(const tc_surfel_surface* S, const tc_surfel_cache* c, tc_vec3 x, gather* g) {
+    tc_real cut2 = 9 * S->h * S->h;
+    g->count = 0;
+    for (int q = 0; q < c->count && g->count < GATHER_MAX; ++q) {
+        tc_vec3 e = tc_v3_sub(c->s[q], x);
+        if (tc_v3_len2(e) <= cut2) gather_add(g, e, c->n[q]);
+    }
+}
+
+static bool cache_covers(const tc_surfel_surface* S, const tc_surfel_cache* c, tc_vec3 x) {
+    return c && c->count >= 0 && tc_v3_dist(x, c->centre) + 3 * S->h <= c->reach;
+}
+
+void tc_surfel_cache_gather(const tc_surfel_surface* S, tc_surfel_cache* c, tc_vec3 centre, tc_real reach) {
+    c->centre = centre;
+    c->reach = reach;
+    c->count = 0;
+    int lo[3], hi[3];
+    const tc_point_grid* grid = &S->grid;
+    if (!tc_point_grid_range(grid, centre, reach, lo, hi)) return;
+    tc_real r2 = reach * reach;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
+                int cell = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
+                for (int t = grid->start[cell]; t < grid->start[cell + 1]; ++t) {
+                    int k = grid->items[t];
+                    if (tc_v3_len2(tc_v3_sub(S->s[k], centre)) > r2) continue;
+                    if (c->count == c->capacity) {
+                        int nc = c->capacity ? 2 * c->capacity : 128;
+                        c->s = tc_realloc(c->s, (size_t)c->capacity * sizeof(tc_vec3), (size_t)nc * sizeof(tc_vec3));
+                        c->n = tc_realloc(c->n, (size_t)c->capacity * sizeof(tc_vec3), (size_t)nc * sizeof(tc_vec3));
+                        c->capacity = nc;
+                    }
+                    c->s[c->count] = S->s[k];
+                    c->n[c->count++] = S->n[k];
+                }
+            }
+}
+
+void tc_surfel_cache_free(tc_surfel_cache* c) {
+    if (c->s) tc_free(c->s, (size_t)c->capacity * sizeof(tc_vec3));
+    if (c->n) tc_free(c->n, (size_t)c->capacity * sizeof(tc_vec3));
+    c->s = c->n = NULL;
+    c->count = c->capacity = 0;
 }
 
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
@@ -180,47 +261,20 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     return true;
 }
 
-enum { GATHER_MAX = 512 };
-
-// The surfels within 3h of x with their Gaussian weights (at most GATHER_MAX, nearest kept
-// by grid order; 3h holds ~60 surfels at the recommended h).
-typedef struct gather { int count; int idx[GATHER_MAX]; tc_real w[GATHER_MAX]; } gather;
-
-static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    int lo[3], hi[3];
-    g->count = 0;
-    const tc_point_grid* grid = &S->grid;
-    if (!tc_point_grid_range(grid, x, 3 * S->h, lo, hi)) return;
-    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
-                for (int t = grid->start[c]; t < grid->start[c + 1] && g->count < GATHER_MAX; ++t) {
-                    int k = grid->items[t];
-                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
-                    if (d2 > cut2) continue;
-                    g->idx[g->count] = k;
-                    g->w[g->count++] = exp(-d2 * inv_h2);
-                }
-            }
-}
-
-// Height of the weighted quadratic fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2 over the
-// frame (t1, t2, n) at a, evaluated at x's (u, v); returns false when the fit is degenerate.
+// Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
+// c5 v^2 over the frame (t1, t2, n) at the centroid (offset ca from x); false when degenerate.
 // The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
 // the quadratic term removes that bias.
-static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+static bool quadratic_height(const gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc_real c[6]) {
     if (g->count < 8) return false;
-    tc_vec3 t1, t2;
-    tc_v3_basis(n, &t1, &t2);
     // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
     // those (m[i][j]) and the 6 moments of z, then assemble M.
-    tc_real m[5][5] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
+    tc_real m[5][5] = {{0}}, r[6] = {0};
+    tc_vec3 t1 = fit->t1, t2 = fit->t2, n = fit->n;
     for (int q = 0; q < g->count; ++q) {
-        tc_vec3 e = tc_v3_sub(S->s[g->idx[q]], a);
-        tc_real th = g->w[q];
-        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n) * th;
+        tc_real ex = g->ex[q] - ca.x, ey = g->ey[q] - ca.y, ez = g->ez[q] - ca.z, th = g->w[q];
+        tc_real u = (ex * t1.x + ey * t1.y + ez * t1.z) * fit->inv_h, v = (ex * t2.x + ey * t2.y + ez * t2.z) * fit->inv_h;
+        tc_real z = (ex * n.x + ey * n.y + ez * n.z) * th;
         tc_real pu[5] = {th, th * u, 0, 0, 0};
         pu[2] = pu[1] * u;
         pu[3] = pu[2] * u;
@@ -244,30 +298,70 @@ static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j < 6; ++j) M[i][j] = m[pu_of[i] + pu_of[j]][pv_of[i] + pv_of[j]];
     if (!solve6(M, r, c)) return false;
-    tc_vec3 e = tc_v3_sub(x, a);
-    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale;
-    *height = c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
-    return isfinite(*height);
+    for (int i = 0; i < 6; ++i)
+        if (!isfinite(c[i])) return false;
+    return true;
+}
+
+// The local model at x from its gathered neighbours: centroid, weighted normal, height fit.
+static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surfel_fit* fit) {
+    fit->f = 1e300;
+    gather_weights(S, g);
+    tc_real wsum = 0;
+    tc_vec3 ca = tc_v3_zero(), ns = tc_v3_zero();
+    for (int q = 0; q < g->count; ++q) {
+        wsum += g->w[q];
+        ca = tc_v3_madd(ca, g->w[q], tc_v3(g->ex[q], g->ey[q], g->ez[q]));
+        ns = tc_v3_madd(ns, g->w[q], g->n[q]);
+    }
+    tc_real len = tc_v3_len(ns);
+    if (!(wsum > 1e-300) || !(len > 1e-300)) return false;
+    ca = tc_v3_scale(ca, 1.0 / wsum);
+    fit->a = tc_v3_add(x, ca);
+    fit->n = tc_v3_scale(ns, 1.0 / len);
+    tc_v3_basis(fit->n, &fit->t1, &fit->t2);
+    fit->inv_h = 1.0 / S->h;
+    if (!quadratic_height(g, ca, fit, fit->c)) // plane fit through the centroid
+        for (int i = 0; i < 6; ++i) fit->c[i] = 0;
+    fit->f = tc_surfel_fit_value(fit, x);
+    return true;
+}
+
+tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
+    tc_vec3 e = tc_v3_sub(y, fit->a);
+    tc_real u = tc_v3_dot(e, fit->t1) * fit->inv_h, v = tc_v3_dot(e, fit->t2) * fit->inv_h;
+    const tc_real* c = fit->c;
+    return tc_v3_dot(e, fit->n) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
+}
+
+bool tc_surfel_surface_fit(const tc_surfel_surface* S, const tc_surfel_cache* cache, tc_vec3 x, tc_surfel_fit* fit) {
+    gather g;
+    if (cache_covers(S, cache, x)) gather_from_cache(S, cache, x, &g);
+    else gather_from_grid(S, x, &g);
+    return fit_gather(S, &g, x, fit);
 }
 
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    tc_surfel_fit fit;
+    if (!tc_surfel_surface_fit(S, NULL, x, &fit)) return 1e300;
+    if (normal) *normal = fit.n;
+    return fit.f;
+}
+
+// Weighted centroid and normal sums around x; returns the weight sum.
+static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
     gather g;
-    gather_near(S, x, &g);
+    gather_from_grid(S, x, &g);
+    gather_weights(S, &g);
     tc_real wsum = 0;
-    tc_vec3 a = tc_v3_zero(), ns = tc_v3_zero();
+    *a = *nsum = tc_v3_zero();
     for (int q = 0; q < g.count; ++q) {
         wsum += g.w[q];
-        a = tc_v3_madd(a, g.w[q], S->s[g.idx[q]]);
-        ns = tc_v3_madd(ns, g.w[q], S->n[g.idx[q]]);
+        *a = tc_v3_madd(*a, g.w[q], tc_v3(g.ex[q], g.ey[q], g.ez[q]));
+        *nsum = tc_v3_madd(*nsum, g.w[q], g.n[q]);
     }
-    tc_real len = tc_v3_len(ns);
-    if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
-    a = tc_v3_scale(a, 1.0 / wsum);
-    tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
-    if (normal) *normal = n;
-    tc_real height = 0;
-    if (!quadratic_height(S, &g, x, a, n, &height)) height = 0; // plane fit through the centroid
-    return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
+    if (wsum > 0) *a = tc_v3_add(x, tc_v3_scale(*a, 1.0 / wsum));
+    return wsum;
 }
 
 bool tc_surfel_surface_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
@@ -299,27 +393,22 @@ bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x) {
 }
 
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
-    tc_vec3 a, ns;
-    if (!(weighted_sums(S, x, &a, &ns) > 1e-300)) return false;
-    int lo[3], hi[3], used = 0;
-    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    gather g;
+    gather_from_grid(S, x, &g);
+    gather_weights(S, &g);
+    tc_real wsum = 0;
+    tc_vec3 ca = tc_v3_zero();
+    for (int q = 0; q < g.count; ++q) {
+        wsum += g.w[q];
+        ca = tc_v3_madd(ca, g.w[q], tc_v3(g.ex[q], g.ey[q], g.ez[q]));
+    }
+    if (g.count < 3 || !(wsum > 1e-300)) return false;
+    ca = tc_v3_scale(ca, 1.0 / wsum);
     tc_mat3 C = tc_mat3_zero();
-    const tc_point_grid* g = &S->grid;
-    tc_point_grid_range(g, x, 3 * S->h, lo, hi);
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    tc_vec3 d = tc_v3_sub(S->s[g->items[t]], x);
-                    tc_real d2 = tc_v3_len2(d);
-                    if (d2 > cut2) continue;
-                    tc_vec3 e = tc_v3_sub(S->s[g->items[t]], a);
-                    C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), exp(-d2 * inv_h2)));
-                    used++;
-                }
-            }
-    if (used < 3) return false;
+    for (int q = 0; q < g.count; ++q) {
+        tc_vec3 e = tc_v3_sub(tc_v3(g.ex[q], g.ey[q], g.ez[q]), ca);
+        C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), g.w[q]));
+    }
     tc_vec3 values;
     tc_mat3 V;
     tc_eigen_sym3(C, &values, &V);

@@ -33,6 +33,38 @@ typedef struct tc_surfel_surface {
     tc_point_grid grid;
 } tc_surfel_surface;
 
+/// exp(-s) for 0 <= s <= 9 (the Gaussian weights within 3h) to ~1e-14 relative, no libm call.
+tc_real tc_exp_neg(tc_real s);
+
+/// The local model of the MLS surface fitted at one point x: with (u, v) = the coordinates of
+/// y - a along (t1, t2) divided by h, f(y) ~ n.(y - a) - (c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2).
+/// It equals the MLS f at x; elsewhere it is the quadratic patch x's neighbours define
+/// (the weights do not move with y), accurate near x.
+typedef struct tc_surfel_fit {
+    tc_vec3 a, n, t1, t2; ///< weighted centroid (m) and the orthonormal frame of the fit
+    tc_real c[6];         ///< height coefficients (zero when the quadratic fit is degenerate: the plane)
+    tc_real inv_h;        ///< 1/m
+    tc_real f;            ///< f(x) (m); 1e300 when no surfel is within 3h of x
+} tc_surfel_fit;
+
+/// The surfels within `reach` of `centre` gathered once (in grid order). Fits at any x with
+/// |x - centre| + 3h <= reach read them instead of walking the grid, with identical results.
+typedef struct tc_surfel_cache {
+    tc_vec3 centre;
+    tc_real reach;
+    int count, capacity;
+    tc_vec3 *s, *n;
+} tc_surfel_cache;
+
+/// Fills the cache (reusing its storage) with the surfels of S within reach of centre.
+void tc_surfel_cache_gather(const tc_surfel_surface* S, tc_surfel_cache* cache, tc_vec3 centre, tc_real reach);
+void tc_surfel_cache_free(tc_surfel_cache* cache);
+/// Fits the local model at x (cache may be NULL or not cover x: the grid is used then).
+/// False (fit->f = 1e300) when no surfel is within 3h of x.
+bool tc_surfel_surface_fit(const tc_surfel_surface* S, const tc_surfel_cache* cache, tc_vec3 x, tc_surfel_fit* fit);
+/// The model's signed height at y (m); at the fit point it is the MLS f there.
+tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
+
 /// (Re)builds the surface over count points s with normals n (arrays must outlive it).
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
