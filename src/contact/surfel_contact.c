@@ -82,6 +82,75 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     return ctx.last_fa <= tol && ctx.last_fb <= tol;
 }
 
+// ---- seeding on local fits ----------------------------------------------------------------
+// The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
+// the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
+// cheap; both surfaces are then fitted exactly at the model's root. If F there is within
+// 1e-6 h of zero (as a distance) the root is accepted, otherwise the model is re-made at that
+// point and the search repeats (a Newton-like iteration on quadratic models, ~2 rounds).
+
+// Both bodies' fits at x(t) of the segment and F = E_A f_A - E_B f_B there.
+typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; } seg_node;
+
+typedef struct seg_model {
+    const tc_points_body *A, *B;
+    tc_vec3 from, to;
+    const seg_node* at;
+} seg_model;
+
+static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    node->t = t;
+    if (!tc_surfel_surface_fit(&m->A->surface, NULL, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, NULL, x, &node->fb))
+        return false;
+    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
+    return true;
+}
+
+// F on the segment from the fits of one node.
+static tc_real model_g(tc_real t, void* ctx) {
+    const seg_model* m = ctx;
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
+}
+
+// Root of F on the segment to 1e-6 h (as a distance), starting from the models at t0.
+static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, seg_node* root) {
+    seg_node node;
+    if (!fit_node(m, t0, &node)) return false;
+    for (int round = 0; round < 4; ++round) {
+        m->at = &node;
+        tc_real g0 = model_g(0, m), g1 = model_g(1, m), t;
+        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
+        if (!fit_node(m, t, root)) return false;
+        tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
+        if (root->g == 0 || fabs(root->g) <= 1e-6 * h * slope) return true;
+        node = *root;
+    }
+    return false;
+}
+
+// Surfel k of `self` inside `other` (fo: other's fit at the surfel): the segment to the
+// surfel's projection on that fit and the root of F on it. False when the root search on the
+// fits does not settle (the caller then takes the exact path).
+static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
+                                int k, const tc_surfel_fit* fo, tc_vec3* out, bool* inside) {
+    tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
+    tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
+    *inside = true;
+    if (len < 1e-12) { *out = s; return true; }
+    // Along the segment f_self falls from 0 to about -len and f_other rises from -len to 0,
+    // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
+    tc_real t0 = other->mat.youngs / (self->mat.youngs + other->mat.youngs);
+    seg_model m = {A, B, s, x2, NULL};
+    seg_node root;
+    if (!root_on_fits(&m, t0, len, h, &root)) return false;
+    *out = tc_v3_lerp(s, x2, root.t);
+    tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
+    *inside = root.fa.f <= tol && root.fb.f <= tol;
+    return true;
+}
+
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
 // answers whether the point is inside both bodies.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x) {
@@ -102,7 +171,7 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
     return inside_both(A, B, *x);
 }
 
-typedef TC_ARRAY(tc_vec3) vec3_array;
+typedef tc_surfel_points vec3_array;
 
 static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations) {
     tc_point_grid grid = {0};
@@ -193,30 +262,38 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
     return false;
 }
 
+void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
+    tc_points_body* side[2] = {A, B};
+    for (int s = 0; s < 2; ++s) {
+        tc_points_body *self = side[s], *other = side[1 - s];
+        int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
+        for (int k = 0; k < self->ns; ++k) {
+            tc_vec3 x;
+            tc_surfel_fit fo;
+            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
+            if (!tc_surfel_surface_fit(&other->surface, NULL, self->s[k], &fo) && deep_inside(other, self->s[k])) {
+                self->surfel_colliding[k] = 1; // beyond the MLS reach: hidden, no sample
+                (*colliding)++;
+                continue;
+            }
+            if (!(fo.f < 0)) continue;
+            self->surfel_colliding[k] = 1;
+            (*colliding)++;
+            bool ok;
+            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, &fo, &x, &ok)) // fits did not settle: exact path
+                ok = seed_sample(A, B, self, other, k, fo.f, fo.n, &x);
+            if (ok) tc_array_push(out, x);
+        }
+    }
+}
+
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
     out->points.count = out->normals.count = out->forces.count = out->depth.count = 0;
     out->nearest_a.count = out->nearest_b.count = 0;
     out->colliding_a = out->colliding_b = 0;
     out->total_a = tc_v3_zero();
     vec3_array pts = {0};
-    tc_points_body* side[2] = {A, B};
-    for (int s = 0; s < 2; ++s) {
-        tc_points_body *self = side[s], *other = side[1 - s];
-        for (int k = 0; k < self->ns; ++k) {
-            tc_vec3 x, n;
-            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
-            tc_real f = eval_f(other, self->s[k], &n);
-            if (f >= 1e299 && deep_inside(other, self->s[k])) { // beyond the MLS reach: hidden, no sample
-                self->surfel_colliding[k] = 1;
-                if (s == 0) out->colliding_a++; else out->colliding_b++;
-                continue;
-            }
-            if (!(f < 0)) continue;
-            self->surfel_colliding[k] = 1;
-            if (s == 0) out->colliding_a++; else out->colliding_b++;
-            if (seed_sample(A, B, self, other, k, f, n, &x)) tc_array_push(&pts, x);
-        }
-    }
+    tc_surfel_contact_seeds(A, B, false, out, &pts);
     if (pts.count > 0) {
         resample(A, B, &pts, p->spacing);
         relax(A, B, &pts, p->spacing, p->relax_iterations);

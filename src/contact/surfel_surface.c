@@ -149,22 +149,17 @@ enum { GATHER_MAX = 512 };
 
 // The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
 // surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights.
-typedef struct gather {
-    int count;
-    tc_real ex[GATHER_MAX], ey[GATHER_MAX], ez[GATHER_MAX], w[GATHER_MAX];
-    tc_vec3 n[GATHER_MAX];
-} gather;
+typedef struct neighbour { tc_vec3 e, n; tc_real w; } neighbour;
+typedef struct gather { int count; neighbour p[GATHER_MAX]; } gather;
 
 static void gather_add(gather* g, tc_vec3 e, tc_vec3 n) {
-    g->ex[g->count] = e.x;
-    g->ey[g->count] = e.y;
-    g->ez[g->count] = e.z;
-    g->n[g->count++] = n;
+    g->p[g->count].e = e;
+    g->p[g->count++].n = n;
 }
 
 static void gather_weights(const tc_surfel_surface* S, gather* g) {
     tc_real inv_h2 = 1.0 / (S->h * S->h);
-    for (int q = 0; q < g->count; ++q) g->w[q] = exp_neg_inline((g->ex[q] * g->ex[q] + g->ey[q] * g->ey[q] + g->ez[q] * g->ez[q]) * inv_h2);
+    for (int q = 0; q < g->count; ++q) g->p[q].w = exp_neg_inline(tc_v3_len2(g->p[q].e) * inv_h2);
 }
 
 static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
@@ -272,7 +267,7 @@ static bool quadratic_height(const gather* g, tc_vec3 ca, const tc_surfel_fit* f
     tc_real m[5][5] = {{0}}, r[6] = {0};
     tc_vec3 t1 = fit->t1, t2 = fit->t2, n = fit->n;
     for (int q = 0; q < g->count; ++q) {
-        tc_real ex = g->ex[q] - ca.x, ey = g->ey[q] - ca.y, ez = g->ez[q] - ca.z, th = g->w[q];
+        tc_real ex = g->p[q].e.x - ca.x, ey = g->p[q].e.y - ca.y, ez = g->p[q].e.z - ca.z, th = g->p[q].w;
         tc_real u = (ex * t1.x + ey * t1.y + ez * t1.z) * fit->inv_h, v = (ex * t2.x + ey * t2.y + ez * t2.z) * fit->inv_h;
         tc_real z = (ex * n.x + ey * n.y + ez * n.z) * th;
         tc_real pu[5] = {th, th * u, 0, 0, 0};
@@ -310,9 +305,9 @@ static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surf
     tc_real wsum = 0;
     tc_vec3 ca = tc_v3_zero(), ns = tc_v3_zero();
     for (int q = 0; q < g->count; ++q) {
-        wsum += g->w[q];
-        ca = tc_v3_madd(ca, g->w[q], tc_v3(g->ex[q], g->ey[q], g->ez[q]));
-        ns = tc_v3_madd(ns, g->w[q], g->n[q]);
+        wsum += g->p[q].w;
+        ca = tc_v3_madd(ca, g->p[q].w, g->p[q].e);
+        ns = tc_v3_madd(ns, g->p[q].w, g->p[q].n);
     }
     tc_real len = tc_v3_len(ns);
     if (!(wsum > 1e-300) || !(len > 1e-300)) return false;
@@ -356,9 +351,9 @@ static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, 
     tc_real wsum = 0;
     *a = *nsum = tc_v3_zero();
     for (int q = 0; q < g.count; ++q) {
-        wsum += g.w[q];
-        *a = tc_v3_madd(*a, g.w[q], tc_v3(g.ex[q], g.ey[q], g.ez[q]));
-        *nsum = tc_v3_madd(*nsum, g.w[q], g.n[q]);
+        wsum += g.p[q].w;
+        *a = tc_v3_madd(*a, g.p[q].w, g.p[q].e);
+        *nsum = tc_v3_madd(*nsum, g.p[q].w, g.p[q].n);
     }
     if (wsum > 0) *a = tc_v3_add(x, tc_v3_scale(*a, 1.0 / wsum));
     return wsum;
@@ -399,15 +394,15 @@ bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3
     tc_real wsum = 0;
     tc_vec3 ca = tc_v3_zero();
     for (int q = 0; q < g.count; ++q) {
-        wsum += g.w[q];
-        ca = tc_v3_madd(ca, g.w[q], tc_v3(g.ex[q], g.ey[q], g.ez[q]));
+        wsum += g.p[q].w;
+        ca = tc_v3_madd(ca, g.p[q].w, g.p[q].e);
     }
     if (g.count < 3 || !(wsum > 1e-300)) return false;
     ca = tc_v3_scale(ca, 1.0 / wsum);
     tc_mat3 C = tc_mat3_zero();
     for (int q = 0; q < g.count; ++q) {
-        tc_vec3 e = tc_v3_sub(tc_v3(g.ex[q], g.ey[q], g.ez[q]), ca);
-        C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), g.w[q]));
+        tc_vec3 e = tc_v3_sub(g.p[q].e, ca);
+        C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), g.p[q].w));
     }
     tc_vec3 values;
     tc_mat3 V;

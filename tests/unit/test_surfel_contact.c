@@ -217,6 +217,83 @@ static void test_total_force_independent_of_sampling(void** state) {
     assert_true(g2 / g1 > 8);
 }
 
+static void test_fast_exp_matches_libm(void** state) {
+    (void)state;
+    tc_real worst = 0;
+    for (int i = 0; i <= 9000; ++i) {
+        tc_real x = i * 1e-3;
+        worst = fmax(worst, fabs(tc_exp_neg(x) / exp(-x) - 1));
+    }
+    print_message("tc_exp_neg on [0, 9]: worst relative error %.2g\n", worst);
+    assert_true(worst < 1e-14);
+}
+
+// Two spheres (E_A = 2 E_B) overlapping by `overlap` along x.
+static void make_spheres(tc_real overlap, tc_points_body** A, tc_points_body** B) {
+    tc_points_body_def d = tc_points_body_def_default();
+    d.shape = TC_POINTS_SPHERE;
+    d.radius = 0.1;
+    d.phyxel_spacing = 0.03;
+    d.surfel_spacing = sqrt(4 * TC_PI * 0.01 / 3000);
+    d.youngs_modulus = 2e5;
+    *A = build(d);
+    d.youngs_modulus = 1e5;
+    d.base.pose.p = tc_v3(0.2 - overlap, 0, 0);
+    *B = build(d);
+}
+
+static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
+    (void)state;
+    tc_points_body *A, *B;
+    make_spheres(0.01, &A, &B);
+    tc_real h = A->surface.h, worst = 0;
+    for (int q = 0; q < 50; ++q) {
+        tc_vec3 x = tc_v3_scale(tc_v3_normalize(tc_v3(1, 0.02 * (q - 25), 0.013 * q - 0.3)), 0.1 + 0.002 * (q % 5 - 2));
+        tc_surfel_fit fit;
+        assert_true(tc_surfel_surface_fit(&A->surface, NULL, x, &fit));
+        tc_vec3 n;
+        assert_true(tc_surfel_surface_eval(&A->surface, x, &n) == fit.f); // the same computation
+        assert_true(tc_surfel_fit_value(&fit, x) == fit.f);
+        // Half an h away the model of a smooth surface stays within a small fraction of h.
+        tc_vec3 y = tc_v3_madd(x, 0.5 * h, tc_v3_normalize(tc_v3(0.3, 1, -0.5)));
+        worst = fmax(worst, fabs(tc_surfel_fit_value(&fit, y) - tc_surfel_surface_eval(&A->surface, y, NULL)));
+    }
+    print_message("fit model vs MLS f at 0.5 h: worst %.2g h\n", worst / h);
+    assert_true(worst < 0.01 * h);
+    tc_points_body_free(A);
+    tc_points_body_free(B);
+}
+
+// The root search on local fits lands on the same contact surface points as the search with
+// an exact MLS fit at every evaluation.
+static void test_seeds_on_fits_match_exact_roots(void** state) {
+    (void)state;
+    const tc_real overlaps[] = {0.004, 0.012};
+    for (int o = 0; o < 2; ++o) {
+        tc_points_body *A, *B;
+        make_spheres(overlaps[o], &A, &B);
+        tc_surfel_contact counts = {0};
+        tc_surfel_points fast = {0}, exact = {0};
+        tc_surfel_contact_seeds(A, B, false, &counts, &fast);
+        tc_surfel_contact_seeds(A, B, true, &counts, &exact);
+        assert_true(fast.count > 20);
+        assert_int_equal(fast.count, exact.count);
+        tc_real h = fmin(A->surface.h, B->surface.h), worst = 0, F = 0;
+        for (int i = 0; i < fast.count; ++i) {
+            worst = fmax(worst, tc_v3_dist(fast.data[i], exact.data[i]));
+            F = fmax(F, fabs(tc_contact_surface_function(A, B, fast.data[i])) / (A->mat.youngs + B->mat.youngs));
+        }
+        print_message("overlap %g m: %d seeds, worst distance to the exact roots %.2g h, |F|/(E_A+E_B) <= %.2g h\n", overlaps[o],
+                      fast.count, worst / h, F / h);
+        assert_true(worst < 1e-3 * h);
+        assert_true(F < 1e-4 * h);
+        tc_array_free(&fast);
+        tc_array_free(&exact);
+        tc_points_body_free(A);
+        tc_points_body_free(B);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
@@ -226,6 +303,9 @@ int main(void) {
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
+        cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
+        cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
+        cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
