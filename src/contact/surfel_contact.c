@@ -478,10 +478,8 @@ void tc_surfel_contact_collide(tc_world* w, tc_real h) {
             tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, h);
             if (tc_surfel_contact_surface(A, B, &p, &c) == 0) continue;
             tc_surfel_contact_forces(A, B, &p, &c);
-            for (int k = 0; k < c.points.count; ++k) {
-                tc_points_distribute_force(A, c.points.data[k], c.forces.data[k]);
-                tc_points_distribute_force(B, c.points.data[k], tc_v3_neg(c.forces.data[k]));
-            }
+            tc_points_distribute_forces(A, c.points.data, c.forces.data, c.points.count, 1);
+            tc_points_distribute_forces(B, c.points.data, c.forces.data, c.points.count, -1);
             store_drawn_surface(A, &c, false);
             store_drawn_surface(B, &c, true);
             if (last) record(w, A, B, &c);

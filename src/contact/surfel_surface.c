@@ -123,7 +123,7 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     S->n = n;
     S->count = count;
     S->h = h;
-    return tc_point_grid_build(&S->grid, s, count, 3 * h);
+    return tc_point_grid_build(&S->grid, s, count, 1.5 * h);
 }
 
 void tc_surfel_surface_free(tc_surfel_surface* S) { tc_point_grid_free(&S->grid); }

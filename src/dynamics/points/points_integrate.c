@@ -135,30 +135,49 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt) {
     }
 }
 
-void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) {
+// One force spread with poly6 weights; d2 holds the squared distances of every phyxel to p
+// (filled here), near receives the phyxels within the support.
+static void distribute_one(tc_points_body* b, tc_real h_default, tc_vec3 p, tc_vec3 f, tc_real* d2, int* near) {
     enum { K = 6 };
-    tc_real rmean = 0;
-    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
-    tc_real h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
-    tc_real best[K];
-    int n = 0;
+    tc_real best[K], h = h_default;
+    int n = 0, count = 0;
     for (int i = 0; i < b->np; ++i) {
-        tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        tc_real d = d2[i] = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        if (d < h_default * h_default) near[count++] = i;
         int pos = n < K ? n++ : K;
         if (pos == K && d >= best[K - 1]) continue;
         if (pos == K) pos = K - 1;
         while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
         best[pos] = d;
     }
-    if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
+    if (n > 0 && best[n - 1] >= h * h) { // fewer than K within the support: grow it to the K-th nearest
+        h = sqrt(best[n - 1]) * 1.0001;
+        count = 0;
+        for (int i = 0; i < b->np; ++i)
+            if (d2[i] < h * h) near[count++] = i;
+    }
     tc_real wsum = 0;
-    for (int i = 0; i < b->np; ++i) wsum += tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
+    for (int q = 0; q < count; ++q) wsum += tc_poly6(d2[near[q]], h);
     if (!(wsum > 0)) return;
-    for (int i = 0; i < b->np; ++i) {
-        tc_real w = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
-        if (w > 0) b->f_ext[i] = tc_v3_madd(b->f_ext[i], w / wsum, f);
+    for (int q = 0; q < count; ++q) {
+        tc_real w = tc_poly6(d2[near[q]], h);
+        if (w > 0) b->f_ext[near[q]] = tc_v3_madd(b->f_ext[near[q]], w / wsum, f);
     }
 }
+
+void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign) {
+    if (count <= 0 || b->np <= 0) return;
+    tc_real rmean = 0;
+    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
+    tc_real h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
+    tc_real* d2 = tc_alloc((size_t)b->np * sizeof(tc_real));
+    int* near = tc_alloc((size_t)b->np * sizeof(int));
+    for (int k = 0; k < count; ++k) distribute_one(b, h, p[k], tc_v3_scale(f[k], sign), d2, near);
+    tc_free(near, (size_t)b->np * sizeof(int));
+    tc_free(d2, (size_t)b->np * sizeof(tc_real));
+}
+
+void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) { tc_points_distribute_forces(b, &p, &f, 1, 1); }
 
 tc_vec3 tc_points_surfel_velocity(const tc_points_body* b, int k) { return b->sv[k]; }
 
