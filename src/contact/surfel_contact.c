@@ -124,7 +124,7 @@ static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, seg_n
         if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
         if (!fit_node(m, t, root)) return false;
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
-        if (root->g == 0 || fabs(root->g) <= 1e-6 * h * slope) return true;
+        if (root->g == 0 || fabs(root->g) <= 1e-4 * h * slope) return true;
         node = *root;
     }
     return false;

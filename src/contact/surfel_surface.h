@@ -33,7 +33,8 @@ typedef struct tc_surfel_surface {
     tc_point_grid grid;
 } tc_surfel_surface;
 
-/// exp(-s) for 0 <= s <= 9 (the Gaussian weights within 3h) to ~1e-14 relative, no libm call.
+/// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
+/// to ~1e-15 relative without a libm call; libm exp elsewhere.
 tc_real tc_exp_neg(tc_real s);
 
 /// The local model of the MLS surface fitted at one point x: with (u, v) = the coordinates of
