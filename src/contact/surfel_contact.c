@@ -151,33 +151,46 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     return true;
 }
 
-// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
-// answers whether the point is inside both bodies.
-static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x) {
-    tc_real tol = 1e-3 * fmin(A->surface.h, B->surface.h);
-    for (int it = 0; it < 4; ++it) {
-        tc_vec3 na, nb;
-        tc_real fa = eval_f(A, *x, &na), fb = eval_f(B, *x, &nb);
-        if (fa >= 1e299 || fb >= 1e299) return false;
-        tc_real F = A->mat.youngs * fa - B->mat.youngs * fb;
-        tc_vec3 g = tc_v3_sub(tc_v3_scale(na, A->mat.youngs), tc_v3_scale(nb, B->mat.youngs));
+// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on the two local fits
+// at x, which are exact at x and within ~1e-4 h of the MLS surfaces over the ~0.25 spacing a
+// relaxed or inserted sample moves: a point that moves less than h/4 is accepted on the fits
+// (their values answer the inside test), a longer move is fitted again where it landed.
+// ref (may be NULL) receives the orientation n_A - n_B (normalised) of the last fits.
+static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, tc_vec3* ref) {
+    tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
+    for (int round = 0; round < 4; ++round) {
+        tc_surfel_fit fa, fb;
+        if (!tc_surfel_surface_fit(&A->surface, NULL, *x, &fa) || !tc_surfel_surface_fit(&B->surface, NULL, *x, &fb)) return false;
+        tc_vec3 g = tc_v3_sub(tc_v3_scale(fa.n, ea), tc_v3_scale(fb.n, eb));
         tc_real g2 = tc_v3_len2(g);
         if (!(g2 > 0)) return false;
-        tc_real step = F / g2;
-        *x = tc_v3_madd(*x, -step, g);
-        // Converged: the step is tiny, so the values just computed hold at the new x.
-        if (fabs(step) * sqrt(g2) < 1e-4 * A->surface.h) return fa <= tol && fb <= tol;
+        if (ref) *ref = tc_v3_normalize(tc_v3_sub(fa.n, fb.n));
+        tc_vec3 y = *x;
+        tc_real va = fa.f, vb = fb.f;
+        for (int it = 0; it < 8; ++it) {
+            tc_real step = (ea * va - eb * vb) / g2;
+            y = tc_v3_madd(y, -step, g);
+            va = tc_surfel_fit_value(&fa, y);
+            vb = tc_surfel_fit_value(&fb, y);
+            if (fabs(step) * sqrt(g2) < 1e-6 * h) break;
+        }
+        tc_real moved = tc_v3_dist(y, *x);
+        *x = y;
+        if (moved < 0.25 * h) return va <= tol && vb <= tol;
     }
     return inside_both(A, B, *x);
 }
 
 typedef tc_surfel_points vec3_array;
 
-static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations) {
+// Repulsion among the samples with re-projection; refs receives the orientation of both
+// surfaces at each sample kept by the last iteration (for the PCA normals).
+static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations, vec3_array* refs) {
     tc_point_grid grid = {0};
     int* near = NULL;
     int cap = 0;
-    tc_vec3* moved = tc_alloc((size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+    size_t moved_size = (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3);
+    tc_vec3* moved = tc_alloc(moved_size);
     for (int it = 0; it < iterations; ++it) {
         tc_point_grid_build(&grid, pts->data, pts->count, spacing);
         for (int i = 0; i < pts->count; ++i) {
@@ -192,13 +205,18 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
             moved[i] = tc_v3_add(pts->data[i], push);
         }
         int w = 0;
-        for (int i = 0; i < pts->count; ++i)
-            if (reproject(A, B, &moved[i])) pts->data[w++] = moved[i];
+        refs->count = 0;
+        for (int i = 0; i < pts->count; ++i) {
+            tc_vec3 ref;
+            if (!reproject(A, B, &moved[i], &ref)) continue;
+            pts->data[w++] = moved[i];
+            if (it == iterations - 1) tc_array_push(refs, ref);
+        }
         pts->count = w;
     }
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
-    tc_free(moved, (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+    tc_free(moved, moved_size);
 }
 
 // Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
@@ -244,7 +262,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             if (clash) continue;
             taken[c] = 1;
             tc_vec3 mid = cand.data[c];
-            if (reproject(A, B, &mid)) tc_array_push(pts, mid);
+            if (reproject(A, B, &mid, NULL)) tc_array_push(pts, mid);
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
     }
@@ -292,25 +310,29 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
     out->nearest_a.count = out->nearest_b.count = 0;
     out->colliding_a = out->colliding_b = 0;
     out->total_a = tc_v3_zero();
-    vec3_array pts = {0};
+    vec3_array pts = {0}, refs = {0};
     tc_surfel_contact_seeds(A, B, false, out, &pts);
     if (pts.count > 0) {
         resample(A, B, &pts, p->spacing);
-        relax(A, B, &pts, p->spacing, p->relax_iterations);
+        relax(A, B, &pts, p->spacing, p->relax_iterations, &refs);
     }
     tc_surfel_surface phi = {0};
     tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
     for (int i = 0; i < pts.count; ++i) {
-        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n;
-        tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
-        tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
-        tc_vec3 ref = tc_v3_normalize(tc_v3_sub(na, nb));
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n, ref;
+        if (refs.count == pts.count) ref = refs.data[i]; // from the relaxation's last fits
+        else {
+            tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
+            tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
+            ref = tc_v3_normalize(tc_v3_sub(na, nb));
+        }
         if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         tc_array_push(&out->points, pts.data[i]);
         tc_array_push(&out->normals, n);
     }
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
+    tc_array_free(&refs);
     return out->points.count;
 }
 

@@ -287,6 +287,16 @@ static void test_seeds_on_fits_match_exact_roots(void** state) {
                       fast.count, worst / h, F / h);
         assert_true(worst < 1e-3 * h);
         assert_true(F < 1e-4 * h);
+        // Resampled and relaxed samples are re-projected on the local fits: still on F = 0.
+        tc_surfel_contact c = {0};
+        tc_surfel_contact_params p = params(A->resample_spacing);
+        assert_true(tc_surfel_contact_surface(A, B, &p, &c) > 20);
+        tc_real F_final = 0;
+        for (int i = 0; i < c.points.count; ++i)
+            F_final = fmax(F_final, fabs(tc_contact_surface_function(A, B, c.points.data[i])) / (A->mat.youngs + B->mat.youngs));
+        print_message("  %d relaxed samples: |F|/(E_A+E_B) <= %.2g h\n", c.points.count, F_final / h);
+        assert_true(F_final < 1e-3 * h);
+        tc_surfel_contact_free(&c);
         tc_array_free(&fast);
         tc_array_free(&exact);
         tc_points_body_free(A);
