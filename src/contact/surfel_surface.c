@@ -161,7 +161,7 @@ enum { GATHER_MAX = 512 };
 
 // The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
 // surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights.
-typedef struct neighbour { tc_vec3 e, n; tc_real w; } neighbour;
+typedef struct neighbour { tc_vec3 e, n; tc_real w, u, v, z; } neighbour; // u, v, z: scratch of the height fit
 typedef struct gather { int count; neighbour p[GATHER_MAX]; } gather;
 
 static void gather_add(gather* g, tc_vec3 e, tc_vec3 n) {
@@ -272,38 +272,43 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
 // c5 v^2 over the frame (t1, t2, n) at the centroid (offset ca from x); false when degenerate.
 // The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
 // the quadratic term removes that bias.
-static bool quadratic_height(const gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc_real c[6]) {
+static bool quadratic_height(gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc_real c[6]) {
     if (g->count < 8) return false;
     // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
-    // those (m[i][j]) and the 6 moments of z, then assemble M.
-    tc_real m[5][5] = {{0}}, r[6] = {0};
-    tc_vec3 t1 = fit->t1, t2 = fit->t2, n = fit->n;
+    // those and the 6 moments of z, then assemble M. Local coordinates first, then the sums
+    // in three loops of few accumulators each (they stay in registers).
+    const tc_vec3 t1 = tc_v3_scale(fit->t1, fit->inv_h), t2 = tc_v3_scale(fit->t2, fit->inv_h), n = fit->n;
     for (int q = 0; q < g->count; ++q) {
-        tc_real ex = g->p[q].e.x - ca.x, ey = g->p[q].e.y - ca.y, ez = g->p[q].e.z - ca.z, th = g->p[q].w;
-        tc_real u = (ex * t1.x + ey * t1.y + ez * t1.z) * fit->inv_h, v = (ex * t2.x + ey * t2.y + ez * t2.z) * fit->inv_h;
-        tc_real z = (ex * n.x + ey * n.y + ez * n.z) * th;
-        tc_real pu[5] = {th, th * u, 0, 0, 0};
-        pu[2] = pu[1] * u;
-        pu[3] = pu[2] * u;
-        pu[4] = pu[3] * u;
-        for (int i = 0; i <= 4; ++i) {
-            tc_real t = pu[i];
-            for (int j = 0; i + j <= 4; ++j) {
-                m[i][j] += t;
-                t *= v;
-            }
-        }
-        r[0] += z;
-        r[1] += z * u;
-        r[2] += z * v;
-        r[3] += z * u * u;
-        r[4] += z * u * v;
-        r[5] += z * v * v;
+        neighbour* p = &g->p[q];
+        tc_vec3 e = tc_v3_sub(p->e, ca);
+        p->u = tc_v3_dot(e, t1);
+        p->v = tc_v3_dot(e, t2);
+        p->z = tc_v3_dot(e, n) * p->w;
     }
-    static const int pu_of[6] = {0, 1, 0, 2, 1, 0}, pv_of[6] = {0, 0, 1, 0, 1, 2}; // b = 1, u, v, u², uv, v²
-    tc_real M[6][6];
-    for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j) M[i][j] = m[pu_of[i] + pu_of[j]][pv_of[i] + pv_of[j]];
+    tc_real m00 = 0, m10 = 0, m01 = 0, m20 = 0, m11 = 0, m02 = 0, r0 = 0, r1 = 0, r2 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real w = p->w, wu = w * p->u, wv = w * p->v;
+        m00 += w, m10 += wu, m01 += wv, m20 += wu * p->u, m11 += wu * p->v, m02 += wv * p->v;
+        r0 += p->z, r1 += p->z * p->u, r2 += p->z * p->v;
+    }
+    tc_real m30 = 0, m21 = 0, m12 = 0, m03 = 0, m40 = 0, m31 = 0, m22 = 0, m13 = 0, m04 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real u = p->u, v = p->v, wuu = p->w * u * u, wuv = p->w * u * v, wvv = p->w * v * v;
+        m30 += wuu * u, m21 += wuu * v, m12 += wuv * v, m03 += wvv * v;
+        m40 += wuu * u * u, m31 += wuu * u * v, m22 += wuu * v * v, m13 += wuv * v * v, m04 += wvv * v * v;
+    }
+    tc_real r3 = 0, r4 = 0, r5 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real zu = p->z * p->u;
+        r3 += zu * p->u, r4 += zu * p->v, r5 += p->z * p->v * p->v;
+    }
+    // Basis b = 1, u, v, u², uv, v²: M_ij = sum w b_i b_j.
+    tc_real M[6][6] = {{m00, m10, m01, m20, m11, m02}, {m10, m20, m11, m30, m21, m12}, {m01, m11, m02, m21, m12, m03},
+                       {m20, m30, m21, m40, m31, m22}, {m11, m21, m12, m31, m22, m13}, {m02, m12, m03, m22, m13, m04}};
+    tc_real r[6] = {r0, r1, r2, r3, r4, r5};
     if (!solve6(M, r, c)) return false;
     for (int i = 0; i < 6; ++i)
         if (!isfinite(c[i])) return false;
