@@ -85,9 +85,10 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // ---- seeding on local fits ----------------------------------------------------------------
 // The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
 // the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
-// cheap; both surfaces are then fitted exactly at the model's root. If F there is within
-// 1e-6 h of zero (as a distance) the root is accepted, otherwise the model is re-made at that
-// point and the search repeats (a Newton-like iteration on quadratic models, ~2 rounds).
+// cheap. The fits are exact at their point and within ~3e-5 h of the MLS surfaces up to 0.1 h
+// from it (the quadratic patches of smooth surfaces): a root that close is accepted on the
+// fits. Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of
+// zero (as a distance) it is accepted, else the search repeats from the new fits.
 
 // Both bodies' fits at x(t) of the segment and F = E_A f_A - E_B f_B there.
 typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; } seg_node;
@@ -114,18 +115,26 @@ static tc_real model_g(tc_real t, void* ctx) {
     return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
 }
 
-// Root of F on the segment to 1e-6 h (as a distance), starting from the models at t0.
-static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, seg_node* root) {
-    seg_node node;
+// Root of F on the segment, starting from the fits at t0: *t and the two f values there.
+static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb) {
+    seg_node node, root;
     if (!fit_node(m, t0, &node)) return false;
     for (int round = 0; round < 4; ++round) {
         m->at = &node;
-        tc_real g0 = model_g(0, m), g1 = model_g(1, m), t;
-        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
-        if (!fit_node(m, t, root)) return false;
+        tc_real g0 = model_g(0, m), g1 = model_g(1, m);
+        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
+        if (fabs(*t - node.t) * len < 0.1 * h) { // within the fits' trusted reach
+            tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
+            *fa = tc_surfel_fit_value(&node.fa, x);
+            *fb = tc_surfel_fit_value(&node.fb, x);
+            return true;
+        }
+        if (!fit_node(m, *t, &root)) return false;
+        *fa = root.fa.f;
+        *fb = root.fb.f;
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
-        if (root->g == 0 || fabs(root->g) <= 1e-4 * h * slope) return true;
-        node = *root;
+        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
+        node = root;
     }
     return false;
 }
@@ -143,11 +152,11 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
     tc_real t0 = other->mat.youngs / (self->mat.youngs + other->mat.youngs);
     seg_model m = {A, B, s, x2, NULL};
-    seg_node root;
-    if (!root_on_fits(&m, t0, len, h, &root)) return false;
-    *out = tc_v3_lerp(s, x2, root.t);
+    tc_real t, fa, fb;
+    if (!root_on_fits(&m, t0, len, h, &t, &fa, &fb)) return false;
+    *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
-    *inside = root.fa.f <= tol && root.fb.f <= tol;
+    *inside = fa <= tol && fb <= tol;
     return true;
 }
 
