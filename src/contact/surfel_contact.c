@@ -90,6 +90,10 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // fits. Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of
 // zero (as a distance) it is accepted, else the search repeats from the new fits.
 
+// The two local fits a sample was last placed with (`at`: their point), reused when it moves.
+typedef struct sample_fits { bool valid; tc_vec3 at; tc_surfel_fit fa, fb; } sample_fits;
+typedef TC_ARRAY(sample_fits) fits_array;
+
 // Both bodies' fits at x(t) of the segment and F = E_A f_A - E_B f_B there.
 typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; } seg_node;
 
@@ -115,8 +119,16 @@ static tc_real model_g(tc_real t, void* ctx) {
     return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
 }
 
-// Root of F on the segment, starting from the fits at t0: *t and the two f values there.
-static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb) {
+static void keep_fits(const seg_model* m, const seg_node* node, sample_fits* sf) {
+    sf->valid = true;
+    sf->at = tc_v3_lerp(m->from, m->to, node->t);
+    sf->fa = node->fa;
+    sf->fb = node->fb;
+}
+
+// Root of F on the segment, starting from the fits at t0: *t, the two f values there and the
+// fits the root was settled with.
+static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb, sample_fits* sf) {
     seg_node node, root;
     if (!fit_node(m, t0, &node)) return false;
     for (int round = 0; round < 4; ++round) {
@@ -127,11 +139,13 @@ static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_re
             tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
             *fa = tc_surfel_fit_value(&node.fa, x);
             *fb = tc_surfel_fit_value(&node.fb, x);
+            keep_fits(m, &node, sf);
             return true;
         }
         if (!fit_node(m, *t, &root)) return false;
         *fa = root.fa.f;
         *fb = root.fb.f;
+        keep_fits(m, &root, sf);
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
         if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
         node = root;
@@ -143,49 +157,56 @@ static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_re
 // surfel's projection on that fit and the root of F on it. False when the root search on the
 // fits does not settle (the caller then takes the exact path).
 static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
-                                int k, const tc_surfel_fit* fo, tc_vec3* out, bool* inside) {
+                                int k, const tc_surfel_fit* fo, tc_vec3* out, bool* inside, sample_fits* sf) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
     tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
     *inside = true;
+    sf->valid = false;
     if (len < 1e-12) { *out = s; return true; }
     // Along the segment f_self falls from 0 to about -len and f_other rises from -len to 0,
     // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
     tc_real t0 = other->mat.youngs / (self->mat.youngs + other->mat.youngs);
     seg_model m = {A, B, s, x2, NULL};
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, t0, len, h, &t, &fa, &fb)) return false;
+    if (!root_on_fits(&m, t0, len, h, &t, &fa, &fb, sf)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
     return true;
 }
 
-// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on the two local fits
-// at x, which are exact at x and within ~1e-4 h of the MLS surfaces over the ~0.25 spacing a
-// relaxed or inserted sample moves: a point that moves less than h/4 is accepted on the fits
-// (their values answer the inside test), a longer move is fitted again where it landed.
-// ref (may be NULL) receives the orientation n_A - n_B (normalised) of the last fits.
-static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, tc_vec3* ref) {
+// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
+// the sample's own (sf, may be NULL) while x is within h/4 of their point, else new ones at x.
+// Within h/4 the fits are within ~1e-4 h of the MLS surfaces, so a point that lands within
+// h/4 of the fits' point is accepted on them (their values answer the inside test); one that
+// lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
+static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
+    sample_fits local = {0};
+    if (!sf) sf = &local;
     for (int round = 0; round < 4; ++round) {
-        tc_surfel_fit fa, fb;
-        if (!tc_surfel_surface_fit(&A->surface, NULL, *x, &fa) || !tc_surfel_surface_fit(&B->surface, NULL, *x, &fb)) return false;
-        tc_vec3 g = tc_v3_sub(tc_v3_scale(fa.n, ea), tc_v3_scale(fb.n, eb));
+        if (!sf->valid || !(tc_v3_dist(*x, sf->at) < 0.25 * h)) {
+            sf->valid = false;
+            if (!tc_surfel_surface_fit(&A->surface, NULL, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, NULL, *x, &sf->fb)) return false;
+            sf->valid = true;
+            sf->at = *x;
+        }
+        tc_vec3 g = tc_v3_sub(tc_v3_scale(sf->fa.n, ea), tc_v3_scale(sf->fb.n, eb));
         tc_real g2 = tc_v3_len2(g);
         if (!(g2 > 0)) return false;
-        if (ref) *ref = tc_v3_normalize(tc_v3_sub(fa.n, fb.n));
+        if (ref) *ref = tc_v3_normalize(tc_v3_sub(sf->fa.n, sf->fb.n));
         tc_vec3 y = *x;
-        tc_real va = fa.f, vb = fb.f;
+        tc_real va = tc_surfel_fit_value(&sf->fa, y), vb = tc_surfel_fit_value(&sf->fb, y);
         for (int it = 0; it < 8; ++it) {
             tc_real step = (ea * va - eb * vb) / g2;
             y = tc_v3_madd(y, -step, g);
-            va = tc_surfel_fit_value(&fa, y);
-            vb = tc_surfel_fit_value(&fb, y);
+            va = tc_surfel_fit_value(&sf->fa, y);
+            vb = tc_surfel_fit_value(&sf->fb, y);
             if (fabs(step) * sqrt(g2) < 1e-6 * h) break;
         }
-        tc_real moved = tc_v3_dist(y, *x);
         *x = y;
-        if (moved < 0.25 * h) return va <= tol && vb <= tol;
+        if (tc_v3_dist(y, sf->at) < 0.25 * h) return va <= tol && vb <= tol;
+        sf->valid = false; // landed beyond the fits' reach: fit again there
     }
     return inside_both(A, B, *x);
 }
@@ -194,7 +215,8 @@ typedef tc_surfel_points vec3_array;
 
 // Repulsion among the samples with re-projection; refs receives the orientation of both
 // surfaces at each sample kept by the last iteration (for the PCA normals).
-static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations, vec3_array* refs) {
+static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, int iterations,
+                  vec3_array* refs) {
     tc_point_grid grid = {0};
     int* near = NULL;
     int cap = 0;
@@ -217,11 +239,12 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
         refs->count = 0;
         for (int i = 0; i < pts->count; ++i) {
             tc_vec3 ref;
-            if (!reproject(A, B, &moved[i], &ref)) continue;
+            if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
+            fits->data[w] = fits->data[i];
             pts->data[w++] = moved[i];
             if (it == iterations - 1) tc_array_push(refs, ref);
         }
-        pts->count = w;
+        pts->count = fits->count = w;
     }
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
@@ -230,7 +253,7 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
 
 // Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
-static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing) {
+static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing) {
     tc_point_grid grid = {0};
     int* near = NULL;
     int cap = 0;
@@ -244,8 +267,11 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     }
     int w = 0, old_count = pts->count;
     for (int i = 0; i < pts->count; ++i)
-        if (keep[i]) pts->data[w++] = pts->data[i];
-    pts->count = w;
+        if (keep[i]) {
+            fits->data[w] = fits->data[i];
+            pts->data[w++] = pts->data[i];
+        }
+    pts->count = fits->count = w;
     tc_free(keep, (size_t)(old_count > 0 ? old_count : 1));
     vec3_array cand = {0};
     tc_point_grid cgrid = {0};
@@ -271,7 +297,10 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             if (clash) continue;
             taken[c] = 1;
             tc_vec3 mid = cand.data[c];
-            if (reproject(A, B, &mid, NULL)) tc_array_push(pts, mid);
+            sample_fits sf = {0};
+            if (!reproject(A, B, &mid, &sf, NULL)) continue;
+            tc_array_push(pts, mid);
+            tc_array_push(fits, sf);
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
     }
@@ -289,7 +318,9 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
     return false;
 }
 
-void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
+// The seeds with the fits each was placed with (fits may be NULL).
+static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out,
+                          fits_array* fits) {
     tc_points_body* side[2] = {A, B};
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
@@ -307,11 +338,20 @@ void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_ro
             self->surfel_colliding[k] = 1;
             (*colliding)++;
             bool ok;
-            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, &fo, &x, &ok)) // fits did not settle: exact path
+            sample_fits sf = {0};
+            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, &fo, &x, &ok, &sf)) { // fits did not settle: exact path
                 ok = seed_sample(A, B, self, other, k, fo.f, fo.n, &x);
-            if (ok) tc_array_push(out, x);
+                sf.valid = false;
+            }
+            if (!ok) continue;
+            tc_array_push(out, x);
+            if (fits) tc_array_push(fits, sf);
         }
     }
+}
+
+void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
+    collect_seeds(A, B, exact_roots, counts, out, NULL);
 }
 
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
@@ -320,10 +360,11 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
     out->colliding_a = out->colliding_b = 0;
     out->total_a = tc_v3_zero();
     vec3_array pts = {0}, refs = {0};
-    tc_surfel_contact_seeds(A, B, false, out, &pts);
+    fits_array fits = {0};
+    collect_seeds(A, B, false, out, &pts, &fits);
     if (pts.count > 0) {
-        resample(A, B, &pts, p->spacing);
-        relax(A, B, &pts, p->spacing, p->relax_iterations, &refs);
+        resample(A, B, &pts, &fits, p->spacing);
+        relax(A, B, &pts, &fits, p->spacing, p->relax_iterations, &refs);
     }
     tc_surfel_surface phi = {0};
     tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
@@ -342,6 +383,7 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
     tc_array_free(&refs);
+    tc_array_free(&fits);
     return out->points.count;
 }
 
