@@ -135,7 +135,7 @@ static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_re
         m->at = &node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
         if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
-        if (fabs(*t - node.t) * len < 0.1 * h) { // within the fits' trusted reach
+        if (fabs(*t - node.t) * len < 0.25 * h) { // within the fits' trusted reach
             tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
             *fa = tc_surfel_fit_value(&node.fa, x);
             *fb = tc_surfel_fit_value(&node.fb, x);
