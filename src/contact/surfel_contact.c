@@ -106,7 +106,7 @@ typedef struct seg_model {
 static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
     tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
     node->t = t;
-    if (!tc_surfel_surface_fit(&m->A->surface, NULL, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, NULL, x, &node->fb))
+    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
         return false;
     node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
     return true;
@@ -187,7 +187,7 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
     for (int round = 0; round < 4; ++round) {
         if (!sf->valid || !(tc_v3_dist(*x, sf->at) < 0.25 * h)) {
             sf->valid = false;
-            if (!tc_surfel_surface_fit(&A->surface, NULL, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, NULL, *x, &sf->fb)) return false;
+            if (!tc_surfel_surface_fit(&A->surface, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, *x, &sf->fb)) return false;
             sf->valid = true;
             sf->at = *x;
         }
@@ -329,7 +329,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
             tc_vec3 x;
             tc_surfel_fit fo;
             if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
-            if (!tc_surfel_surface_fit(&other->surface, NULL, self->s[k], &fo) && deep_inside(other, self->s[k])) {
+            if (!tc_surfel_surface_fit(&other->surface, self->s[k], &fo) && deep_inside(other, self->s[k])) {
                 self->surfel_colliding[k] = 1; // beyond the MLS reach: hidden, no sample
                 (*colliding)++;
                 continue;

@@ -31,6 +31,8 @@ typedef struct tc_surfel_surface {
     int count;
     tc_real h;         ///< m, Gaussian width; neighbours truncated at 3h
     tc_point_grid grid;
+    tc_vec3 *cs, *cn;  ///< s and n copied in grid order (owned)
+    int sorted_count;  ///< allocated entries of cs and cn
 } tc_surfel_surface;
 
 /// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
@@ -48,25 +50,13 @@ typedef struct tc_surfel_fit {
     tc_real f;            ///< f(x) (m); 1e300 when no surfel is within 3h of x
 } tc_surfel_fit;
 
-/// The surfels within `reach` of `centre` gathered once (in grid order). Fits at any x with
-/// |x - centre| + 3h <= reach read them instead of walking the grid, with identical results.
-typedef struct tc_surfel_cache {
-    tc_vec3 centre;
-    tc_real reach;
-    int count, capacity;
-    tc_vec3 *s, *n;
-} tc_surfel_cache;
-
-/// Fills the cache (reusing its storage) with the surfels of S within reach of centre.
-void tc_surfel_cache_gather(const tc_surfel_surface* S, tc_surfel_cache* cache, tc_vec3 centre, tc_real reach);
-void tc_surfel_cache_free(tc_surfel_cache* cache);
-/// Fits the local model at x (cache may be NULL or not cover x: the grid is used then).
-/// False (fit->f = 1e300) when no surfel is within 3h of x.
-bool tc_surfel_surface_fit(const tc_surfel_surface* S, const tc_surfel_cache* cache, tc_vec3 x, tc_surfel_fit* fit);
+/// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
+bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The model's signed height at y (m); at the fit point it is the MLS f there.
 tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
 
-/// (Re)builds the surface over count points s with normals n (arrays must outlive it).
+/// (Re)builds the surface over count points s with normals n (arrays must outlive it; S starts
+/// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
 /// f(x) (m, negative inside) and n(x); returns 1e300 (normal untouched) when no surfel is within 3h.

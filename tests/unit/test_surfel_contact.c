@@ -250,7 +250,7 @@ static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
     for (int q = 0; q < 50; ++q) {
         tc_vec3 x = tc_v3_scale(tc_v3_normalize(tc_v3(1, 0.02 * (q - 25), 0.013 * q - 0.3)), 0.1 + 0.002 * (q % 5 - 2));
         tc_surfel_fit fit;
-        assert_true(tc_surfel_surface_fit(&A->surface, NULL, x, &fit));
+        assert_true(tc_surfel_surface_fit(&A->surface, x, &fit));
         tc_vec3 n;
         assert_true(tc_surfel_surface_eval(&A->surface, x, &n) == fit.f); // the same computation
         assert_true(tc_surfel_fit_value(&fit, x) == fit.f);
