@@ -188,11 +188,6 @@ enum { GATHER_MAX = 512 };
 typedef struct neighbour { tc_vec3 e, n; tc_real w, u, v, z; } neighbour; // u, v, z: scratch of the height fit
 typedef struct gather { int count; neighbour p[GATHER_MAX]; } gather;
 
-static void gather_add(gather* g, tc_vec3 e, tc_vec3 n) {
-    g->p[g->count].e = e;
-    g->p[g->count++].n = n;
-}
-
 static void gather_weights(const tc_surfel_surface* S, gather* g) {
     tc_real inv_h2 = 1.0 / (S->h * S->h);
     for (int q = 0; q < g->count; ++q) g->p[q].w = exp_neg_inline(tc_v3_len2(g->p[q].e) * inv_h2);
@@ -221,10 +216,16 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
             int x0 = a > lo[0] ? (int)a : lo[0], x1 = b < hi[0] ? (int)b : hi[0];
             if (x0 > x1) continue;
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-            for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && g->count < GATHER_MAX; ++t) {
+            // Branch-free: every surfel is written to the next slot, which only advances when
+            // it is within 3h (about half the row's surfels are not: a branch would mispredict).
+            int n = g->count;
+            for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && n < GATHER_MAX; ++t) {
                 tc_vec3 e = tc_v3_sub(S->cs[t], x);
-                if (tc_v3_len2(e) <= cut2) gather_add(g, e, S->cn[t]);
+                g->p[n].e = e;
+                g->p[n].n = S->cn[t];
+                n += tc_v3_len2(e) <= cut2;
             }
+            g->count = n;
         }
     }
 }
