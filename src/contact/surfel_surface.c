@@ -87,16 +87,18 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy)
             for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx, in_cell = g->start[c + 1] - g->start[c];
+                if (n + in_cell > *capacity) { // room for the whole cell: the append below is branch-free
+                    int nc = *capacity ? *capacity : 64;
+                    while (nc < n + in_cell) nc *= 2;
+                    *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                    *capacity = nc;
+                }
+                int* o = *out;
                 for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
                     int i = g->items[t];
-                    if (tc_v3_len2(tc_v3_sub(p[i], x)) > r2) continue;
-                    if (n >= *capacity) {
-                        int nc = *capacity ? 2 * *capacity : 64;
-                        *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
-                        *capacity = nc;
-                    }
-                    (*out)[n++] = i;
+                    o[n] = i;
+                    n += tc_v3_len2(tc_v3_sub(p[i], x)) <= r2;
                 }
             }
     return n;
