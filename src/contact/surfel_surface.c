@@ -199,25 +199,20 @@ static void gather_weights(const tc_surfel_surface* S, gather* g) {
 static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a - v : (v > a + w ? v - a - w : 0); }
 
 // Walks the grid rows (cells along x are contiguous in the sorted copies) that the ball
-// (x, 3h) reaches, each clipped to the ball's extent at that row: the same surfels in the same
-// order as a cell-by-cell walk, fewer cells and fewer misses.
+// (x, 3h) reaches: the same surfels in the same order as a cell-by-cell walk, one run per row.
+// (Clipping each row to the ball's extent scanned fewer surfels but its sqrt cost more.)
 static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     int lo[3], hi[3];
     g->count = 0;
     const tc_point_grid* grid = &S->grid;
-    tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell, inv_cell = 1 / cell;
+    tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
     if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return;
     for (int cz = lo[2]; cz <= hi[2]; ++cz) {
         tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
             if (rest < 0) continue;
-            // Truncation is floor for a >= lo >= 0 and never below floor for b: a cell too many
-            // at most, whose surfels the distance test drops.
-            tc_real rx = sqrt(rest), a = (x.x - rx - grid->origin.x) * inv_cell, b = (x.x + rx - grid->origin.x) * inv_cell;
-            int x0 = a > lo[0] ? (int)a : lo[0], x1 = b < hi[0] ? (int)b : hi[0];
-            if (x0 > x1) continue;
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0], x0 = lo[0], x1 = hi[0];
             // Branch-free: every surfel is written to the next slot, which only advances when
             // it is within 3h (about half the row's surfels are not: a branch would mispredict).
             int n = g->count;
