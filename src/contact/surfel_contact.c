@@ -85,10 +85,11 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // ---- seeding on local fits ----------------------------------------------------------------
 // The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
 // the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
-// cheap. The fits are exact at their point and within ~3e-5 h of the MLS surfaces up to 0.1 h
-// from it (the quadratic patches of smooth surfaces): a root that close is accepted on the
-// fits. Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of
-// zero (as a distance) it is accepted, else the search repeats from the new fits.
+// cheap. The fits are exact at their point and within ~1e-4 h of the MLS surfaces up to h/4
+// from it (the quadratic patches of smooth surfaces; 7e-4 h at h/2 on the test sphere): a root
+// that close is accepted on the fits. Otherwise both surfaces are fitted again at the root; if
+// F there is within 1e-4 h of zero (as a distance) it is accepted, else the search repeats
+// from the new fits. The samples keep their fits for the re-projections (reproject below).
 
 // The two local fits a sample was last placed with (`at`: their point), reused when it moves.
 typedef struct sample_fits { bool valid; tc_vec3 at; tc_surfel_fit fa, fb; } sample_fits;
