@@ -85,7 +85,7 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // ---- seeding on local fits ----------------------------------------------------------------
 // The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
 // the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
-// cheap. The fits are exact at their point and within ~1e-4 h of the MLS surfaces up to h/4
+// cheap. The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
 // from it (the quadratic patches of smooth surfaces; 7e-4 h at h/2 on the test sphere): a root
 // that close is accepted on the fits. Otherwise both surfaces are fitted again at the root; if
 // F there is within 1e-4 h of zero (as a distance) it is accepted, else the search repeats
@@ -178,7 +178,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
 // the sample's own (sf, may be NULL) while x is within h/4 of their point, else new ones at x.
-// Within h/4 the fits are within ~1e-4 h of the MLS surfaces, so a point that lands within
+// Within h/4 the fits are within ~1.5e-4 h of the MLS surfaces, so a point that lands within
 // h/4 of the fits' point is accepted on them (their values answer the inside test); one that
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
