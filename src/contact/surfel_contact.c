@@ -91,12 +91,17 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // F there is within 1e-4 h of zero (as a distance) it is accepted, else the search repeats
 // from the new fits. The samples keep their fits for the re-projections (reproject below).
 
-// The two local fits a sample was last placed with (`at`: their point), reused when it moves.
-typedef struct sample_fits { bool valid; tc_vec3 at; tc_surfel_fit fa, fb; } sample_fits;
+// The two local fits a sample was last placed with (made at at_a and at_b), reused when it moves.
+typedef struct sample_fits { bool valid; tc_vec3 at_a, at_b; tc_surfel_fit fa, fb; } sample_fits;
+
+// x within the reach (h/4) the fits are trusted to, from both fits' points.
+static bool fits_reach(const sample_fits* sf, tc_vec3 x, tc_real h) {
+    return tc_v3_dist(x, sf->at_a) < 0.25 * h && tc_v3_dist(x, sf->at_b) < 0.25 * h;
+}
 typedef TC_ARRAY(sample_fits) fits_array;
 
-// Both bodies' fits at x(t) of the segment and F = E_A f_A - E_B f_B there.
-typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; } seg_node;
+// Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
+typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; } seg_node;
 
 typedef struct seg_model {
     const tc_points_body *A, *B;
@@ -107,6 +112,7 @@ typedef struct seg_model {
 static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
     tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
     node->t = t;
+    node->at_a = node->at_b = x;
     if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
         return false;
     node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
@@ -120,33 +126,34 @@ static tc_real model_g(tc_real t, void* ctx) {
     return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
 }
 
-static void keep_fits(const seg_model* m, const seg_node* node, sample_fits* sf) {
+static void keep_fits(const seg_node* node, sample_fits* sf) {
     sf->valid = true;
-    sf->at = tc_v3_lerp(m->from, m->to, node->t);
+    sf->at_a = node->at_a;
+    sf->at_b = node->at_b;
     sf->fa = node->fa;
     sf->fb = node->fb;
 }
 
-// Root of F on the segment, starting from the fits at t0: *t, the two f values there and the
-// fits the root was settled with.
-static bool root_on_fits(seg_model* m, tc_real t0, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb, sample_fits* sf) {
-    seg_node node, root;
-    if (!fit_node(m, t0, &node)) return false;
+// Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
+// the fits the root was settled with.
+static bool root_on_fits(seg_model* m, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb, sample_fits* sf) {
+    seg_node root;
     for (int round = 0; round < 4; ++round) {
         m->at = &node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
         if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
-        if (fabs(*t - node.t) * len < 0.25 * h) { // within the fits' trusted reach
-            tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
+        tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
+        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
+        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
             *fa = tc_surfel_fit_value(&node.fa, x);
             *fb = tc_surfel_fit_value(&node.fb, x);
-            keep_fits(m, &node, sf);
+            *sf = trial;
             return true;
         }
         if (!fit_node(m, *t, &root)) return false;
         *fa = root.fa.f;
         *fb = root.fb.f;
-        keep_fits(m, &root, sf);
+        keep_fits(&root, sf);
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
         if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
         node = root;
@@ -168,8 +175,20 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
     tc_real t0 = other->mat.youngs / (self->mat.youngs + other->mat.youngs);
     seg_model m = {A, B, s, x2, NULL};
+    seg_node node;
+    tc_vec3 x0 = tc_v3_lerp(s, x2, t0);
+    if (t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
+        const tc_surfel_surface* S = &self->surface;
+        tc_surfel_fit* f_self = self == A ? &node.fa : &node.fb;
+        if (!tc_surfel_surface_fit(S, x0, f_self)) return false;
+        if (self == A) { node.fb = *fo; node.at_a = x0; node.at_b = s; }
+        else { node.fa = *fo; node.at_b = x0; node.at_a = s; }
+        node.t = t0;
+        node.g = 0; // not used: the first round works on the fits alone
+    } else if (!fit_node(&m, t0, &node))
+        return false;
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, t0, len, h, &t, &fa, &fb, sf)) return false;
+    if (!root_on_fits(&m, node, len, h, &t, &fa, &fb, sf)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
@@ -177,20 +196,20 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 }
 
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
-// the sample's own (sf, may be NULL) while x is within h/4 of their point, else new ones at x.
+// the sample's own (sf, may be NULL) while x is within h/4 of their points, else new ones at x.
 // Within h/4 the fits are within ~1.5e-4 h of the MLS surfaces, so a point that lands within
-// h/4 of the fits' point is accepted on them (their values answer the inside test); one that
+// h/4 of the fits' points is accepted on them (their values answer the inside test); one that
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
     sample_fits local = {0};
     if (!sf) sf = &local;
     for (int round = 0; round < 4; ++round) {
-        if (!sf->valid || !(tc_v3_dist(*x, sf->at) < 0.25 * h)) {
+        if (!sf->valid || !fits_reach(sf, *x, h)) {
             sf->valid = false;
             if (!tc_surfel_surface_fit(&A->surface, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, *x, &sf->fb)) return false;
             sf->valid = true;
-            sf->at = *x;
+            sf->at_a = sf->at_b = *x;
         }
         tc_vec3 g = tc_v3_sub(tc_v3_scale(sf->fa.n, ea), tc_v3_scale(sf->fb.n, eb));
         tc_real g2 = tc_v3_len2(g);
@@ -206,7 +225,7 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
             if (fabs(step) * sqrt(g2) < 1e-6 * h) break;
         }
         *x = y;
-        if (tc_v3_dist(y, sf->at) < 0.25 * h) return va <= tol && vb <= tol;
+        if (fits_reach(sf, y, h)) return va <= tol && vb <= tol;
         sf->valid = false; // landed beyond the fits' reach: fit again there
     }
     return inside_both(A, B, *x);
