@@ -412,9 +412,11 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     tc_real best[KMAX];
     int n = 0;
     if (k > KMAX) k = KMAX;
-    // Search a growing ball until k others are found (or the set is exhausted).
-    for (tc_real r = grid->cell; n < k; r *= 2) {
+    // Search a growing ball until k others are found (or the set is exhausted); squared
+    // distances. The first ball (two cells, ~12 samples at the target spacing) usually holds k.
+    for (tc_real r = 2 * grid->cell; n < k; r *= 2) {
         int lo[3], hi[3];
+        tc_real r2 = r * r;
         n = 0;
         if (tc_point_grid_range(grid, pts[i], r, lo, hi))
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -423,8 +425,8 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
                         for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
                             int j = grid->items[t];
-                            tc_real d = tc_v3_dist(pts[i], pts[j]);
-                            if (j == i || d > r) continue;
+                            tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+                            if (j == i || d > r2) continue;
                             int pos = n < k ? n++ : k;
                             if (pos == k && d >= best[k - 1]) continue;
                             if (pos == k) pos = k - 1;
@@ -435,13 +437,14 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
         if (n >= count - 1) break;
     }
     if (n == 0) return 0;
-    tc_real rk = best[n - 1];
+    tc_real rk = sqrt(best[n - 1]);
     // Boundary correction: at the rim of the patch the k neighbours fill only part of the disc
     // of radius r_k (half of it on a straight edge, where their centroid sits 4 r_k / (3 pi)
     // inside). Estimating the covered fraction from the centroid offset keeps the rim samples
     // from claiming area outside the patch, so the total area is sampling independent.
     tc_vec3 centroid = tc_v3_zero();
     int used = 0;
+    tc_real rk2 = (rk * 1.000001) * (rk * 1.000001);
     int lo[3], hi[3];
     if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
         for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -450,7 +453,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                     int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
                     for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
                         int j = grid->items[t];
-                        if (j == i || tc_v3_dist(pts[i], pts[j]) > rk * 1.000001) continue;
+                        if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > rk2) continue;
                         centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
                         used++;
                     }
