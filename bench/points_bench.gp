@@ -5,7 +5,7 @@ if (!exists("out")) out = 'points_bench.png'
 set terminal pngcairo size 800,500
 set output out
 set datafile separator ','
-set key top left
+set key top left reverse Left
 set xlabel 'colliding surfels (both bodies)'
 set ylabel 'contact handling per sub-step (ms)'
 set grid
