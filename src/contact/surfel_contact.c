@@ -338,35 +338,122 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
     return false;
 }
 
-// The seeds with the fits each was placed with (fits may be NULL).
+// ---- classification ------------------------------------------------------------------------
+// A surfel of self collides when f_other < 0 at it. Most candidates (self's surfels in other's
+// box) are outside, many of them by more than h, and a full fit each is the largest cost. f
+// changes by at most ~1.16 |dx| between surfels within h of each other (measured on spheres and
+// boxes with sharp edges, pairs 0.3-1.2 h apart), so f(y) >= f(p) - LIP |y - p| with LIP = 1.5
+// bounds f at y from a classified neighbour p (its exact f, or its own bound). Candidates are
+// visited in self's grid order (neighbours come early); one whose bound exceeds BOUND_MARGIN
+// is outside without a fit, unless it may be deep inside (beyond the MLS reach), which the
+// fit would have decided: the classification is the exact one (test_surfel_contact.c).
+enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
+#define CLASS_LIP 1.5
+#define CLASS_BOUND_MARGIN 0.1 // of h: the truncation steps of the 3h ball and the 8-surfel quadratic switch
+
+typedef struct side_class {
+    int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
+    int count;          ///< candidates classified
+    tc_real* lower;     ///< per slot: lower bound on f_other (exact f when fitted; -inf unknown)
+    uint8_t* state;     ///< per slot: CLASS_*
+    tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
+    int ns, cap;
+} side_class;
+
+static void side_class_free(side_class* c) {
+    tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
+    if (c->cap) {
+        tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
+        tc_free(c->state, (size_t)c->cap);
+        tc_free(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit));
+    }
+}
+
+// The best lower bound on f_other at surfel k from its classified neighbours within h.
+static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
+    const tc_surfel_surface* S = &self->surface;
+    const tc_point_grid* g = &S->grid;
+    tc_real best = -INFINITY, r2 = h * h;
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+                int slot = c->slot_of[g->items[t]];
+                if (slot < 0 || !(c->lower[slot] > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
+                tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
+                if (d2 <= r2) best = fmax(best, c->lower[slot] - CLASS_LIP * sqrt(d2));
+            }
+        }
+    return best;
+}
+
+// Classifies self's surfels in other's box (see above; exact: a fit for every one).
+static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
+    *c = (side_class){0};
+    c->ns = self->ns > 0 ? self->ns : 1;
+    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
+    for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
+    tc_real h = other->surface.h;
+    const tc_point_grid* grid = &self->surface.grid;
+    bool grid_order = !exact && grid->items && grid->item_count == self->ns && self->surface.s == self->s;
+    for (int t = 0; t < self->ns; ++t) {
+        int k = grid_order ? grid->items[t] : t;
+        tc_vec3 y = self->s[k];
+        if (!tc_aabb_contains_point(other->aabb, y)) continue;
+        if (c->count == c->cap) {
+            int nc = c->cap ? 2 * c->cap : 256;
+            c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
+            c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
+            c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
+            c->cap = nc;
+        }
+        int slot = c->count++;
+        tc_real bound = grid_order ? neighbour_bound(self, c, k, h) : -INFINITY;
+        c->slot_of[k] = slot;
+        c->state[slot] = CLASS_OUT;
+        c->lower[slot] = bound;
+        if (bound > CLASS_BOUND_MARGIN * h && (tc_surfel_surface_reaches(&other->surface, y) || !deep_inside(other, y))) continue;
+        tc_surfel_fit* fo = &c->fit[slot];
+        if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
+            c->lower[slot] = -INFINITY;
+            if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN; // beyond the MLS reach: hidden, no sample
+            continue;
+        }
+        c->lower[slot] = fo->f;
+        if (fo->f < 0) c->state[slot] = CLASS_SEED;
+    }
+}
+
+// The seeds with the fits each was placed with (fits may be NULL), in surfel index order.
 static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out,
                           fits_array* fits) {
     tc_points_body* side[2] = {A, B};
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
+        side_class cls;
+        classify_side(self, other, exact_roots, &cls);
         for (int k = 0; k < self->ns; ++k) {
-            tc_vec3 x;
-            tc_surfel_fit fo;
-            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
-            if (!tc_surfel_surface_fit(&other->surface, self->s[k], &fo) && deep_inside(other, self->s[k])) {
-                self->surfel_colliding[k] = 1; // beyond the MLS reach: hidden, no sample
-                (*colliding)++;
-                continue;
-            }
-            if (!(fo.f < 0)) continue;
+            int slot = cls.slot_of[k];
+            if (slot < 0 || cls.state[slot] == CLASS_OUT) continue;
             self->surfel_colliding[k] = 1;
             (*colliding)++;
+            if (cls.state[slot] == CLASS_HIDDEN) continue;
+            const tc_surfel_fit* fo = &cls.fit[slot];
+            tc_vec3 x;
             bool ok;
             sample_fits sf = {0};
-            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, &fo, &x, &ok, &sf)) { // fits did not settle: exact path
-                ok = seed_sample(A, B, self, other, k, fo.f, fo.n, &x);
+            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &x, &ok, &sf)) { // fits did not settle: exact path
+                ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
                 sf.valid = false;
             }
             if (!ok) continue;
             tc_array_push(out, x);
             if (fits) tc_array_push(fits, sf);
         }
+        side_class_free(&cls);
     }
 }
 

@@ -34,7 +34,8 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
 /// Step 2 alone: the raw samples on F = 0 seeded by the colliding surfels (before resampling
 /// and relaxation), appended to out; marks colliding surfels and counts them in `counts` like
 /// tc_surfel_contact_surface. exact_roots: the reference root search, a full MLS fit at every
-/// evaluation of F (slow; the default searches on local fits, see surfel_contact.c).
+/// evaluation of F and a fit per classified surfel (slow; the default searches on local fits and
+/// skips the fits of surfels bounded clearly outside, see surfel_contact.c).
 void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out);
 /// Penalty + damping + friction per sample, symmetrised and scaled by area share (or density).
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c);

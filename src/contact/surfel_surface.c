@@ -227,6 +227,22 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     }
 }
 
+bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
+    int lo[3], hi[3];
+    const tc_point_grid* grid = &S->grid;
+    tc_real r = 3 * S->h, cut2 = r * r;
+    if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    // Nearest cells first would find a surfel sooner, but rows in order keep it simple and
+    // the first rows near the middle of the ball usually hold one.
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t)
+                if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) return true;
+        }
+    return false;
+}
+
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     tc_real L[6][6] = {{0}};

@@ -50,6 +50,8 @@ typedef struct tc_surfel_fit {
     tc_real f;            ///< f(x) (m); 1e300 when no surfel is within 3h of x
 } tc_surfel_fit;
 
+/// True when a surfel is within 3h of x (where a fit exists); stops at the first one.
+bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x);
 /// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The model's signed height at y (m); at the fit point it is the MLS f there.

@@ -306,6 +306,66 @@ static void test_seeds_on_fits_match_exact_roots(void** state) {
     }
 }
 
+// Colliding flags of A's and B's surfels after seeding (fast classification or a fit per surfel).
+static void classify(tc_points_body* A, tc_points_body* B, bool exact, uint8_t* flags_a, uint8_t* flags_b, int* count) {
+    memset(A->surfel_colliding, 0, (size_t)A->ns);
+    memset(B->surfel_colliding, 0, (size_t)B->ns);
+    tc_surfel_contact counts = {0};
+    tc_surfel_points seeds = {0};
+    tc_surfel_contact_seeds(A, B, exact, &counts, &seeds);
+    memcpy(flags_a, A->surfel_colliding, (size_t)A->ns);
+    memcpy(flags_b, B->surfel_colliding, (size_t)B->ns);
+    *count = counts.colliding_a + counts.colliding_b;
+    tc_array_free(&seeds);
+}
+
+// The classification skips the fit of surfels a neighbour's f bounds clearly outside: it must
+// flag exactly the surfels a fit per surfel flags, on spheres and on boxes (sharp edges, where
+// f changes fastest), aligned and rotated, and on the benchmark's pair.
+static void test_classification_matches_a_fit_per_surfel(void** state) {
+    (void)state;
+    tc_real bench_spacing = sqrt(4 * TC_PI * 0.01 / 1e4);
+    const struct { int shape_a, shape_b; tc_real spacing, angle; tc_vec3 axis, at; } cases[] = {
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.18, 0, 0}},
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.196, 0, 0}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0, {1, 0, 0}, {0.18, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_SPHERE, 0.01, 0, {1, 0, 0}, {0.18, 0.07, 0.05}},
+        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        tc_points_body_def d = tc_points_body_def_default();
+        d.radius = 0.1;
+        d.half_extents = tc_v3(0.1, 0.1, 0.1);
+        d.phyxel_spacing = 0.022;
+        d.surfel_spacing = cases[c].spacing;
+        d.shape = cases[c].shape_a;
+        tc_points_body* A = build(d);
+        d.shape = cases[c].shape_b;
+        d.base.pose.p = cases[c].at;
+        tc_vec3 axis = tc_v3_normalize(cases[c].axis);
+        tc_real s = sin(0.5 * cases[c].angle);
+        d.base.pose.q = (tc_quat){axis.x * s, axis.y * s, axis.z * s, cos(0.5 * cases[c].angle)};
+        tc_points_body* B = build(d);
+        uint8_t *fa = tc_alloc((size_t)A->ns), *fb = tc_alloc((size_t)B->ns), *ea = tc_alloc((size_t)A->ns), *eb = tc_alloc((size_t)B->ns);
+        int fast_count, exact_count;
+        classify(A, B, false, fa, fb, &fast_count);
+        classify(A, B, true, ea, eb, &exact_count);
+        print_message("case %zu: %d colliding surfels\n", c, exact_count);
+        assert_true(exact_count > 20);
+        assert_int_equal(fast_count, exact_count);
+        assert_memory_equal(fa, ea, (size_t)A->ns);
+        assert_memory_equal(fb, eb, (size_t)B->ns);
+        tc_free(fa, (size_t)A->ns);
+        tc_free(fb, (size_t)B->ns);
+        tc_free(ea, (size_t)A->ns);
+        tc_free(eb, (size_t)B->ns);
+        tc_points_body_free(A);
+        tc_points_body_free(B);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
@@ -318,6 +378,7 @@ int main(void) {
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
+        cmocka_unit_test_setup(test_classification_matches_a_fit_per_surfel, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
