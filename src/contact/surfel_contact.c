@@ -161,11 +161,75 @@ static bool root_on_fits(seg_model* m, seg_node node, tc_real len, tc_real h, tc
     return false;
 }
 
+// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/4).
+// Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
+// one is often within the reach h/4 of the next one's first point and serves as its first
+// model (the root is then accepted or refitted exactly as with a fresh pair).
+enum { FIT_BUCKETS = 4096 };
+typedef struct fit_entry { sample_fits sf; int64_t key[3]; int next; } fit_entry;
+typedef TC_ARRAY(fit_entry) fit_entry_array;
+typedef struct fit_table {
+    tc_real cell;
+    int head[FIT_BUCKETS]; ///< first entry of each bucket, -1 when empty
+    fit_entry_array entries;
+} fit_table;
+
+static void fit_table_init(fit_table* t, tc_real h) {
+    t->cell = 0.25 * h;
+    for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
+    t->entries = (fit_entry_array){0};
+}
+
+// Cell coordinates of x; false when they would not fit (far or non-finite x).
+static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
+    for (int k = 0; k < 3; ++k) {
+        tc_real c = floor(tc_v3_get(x, k) / t->cell);
+        if (!(fabs(c) < 1e15)) return false;
+        key[k] = (int64_t)c;
+    }
+    return true;
+}
+
+static int fit_bucket(const int64_t key[3]) {
+    uint64_t v = (uint64_t)key[0] * 0x9E3779B97F4A7C15ull ^ (uint64_t)key[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)key[2] * 0x165667B19E3779F9ull;
+    return (int)((v >> 40) & (FIT_BUCKETS - 1));
+}
+
+static void fit_table_add(fit_table* t, const sample_fits* sf) {
+    fit_entry e = {*sf, {0, 0, 0}, -1};
+    if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
+    int b = fit_bucket(e.key);
+    e.next = t->head[b];
+    tc_array_push(&t->entries, e);
+    t->head[b] = t->entries.count - 1;
+}
+
+// The entry whose fits both reach x (within h/4) and whose A point is closest to it, or NULL.
+static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
+    int64_t lo[3], hi[3];
+    if (!fit_cell(t, tc_v3_sub(x, tc_v3(t->cell, t->cell, t->cell)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(t->cell, t->cell, t->cell)), hi))
+        return NULL;
+    const sample_fits* best = NULL;
+    tc_real best_d = INFINITY;
+    for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
+                int64_t key[3] = {cx, cy, cz};
+                for (int i = t->head[fit_bucket(key)]; i >= 0; i = t->entries.data[i].next) {
+                    const fit_entry* e = &t->entries.data[i];
+                    if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz || !fits_reach(&e->sf, x, h)) continue;
+                    tc_real d = tc_v3_dist(x, e->sf.at_a);
+                    if (d < best_d) { best_d = d; best = &e->sf; }
+                }
+            }
+    return best;
+}
+
 // Surfel k of `self` inside `other` (fo: other's fit at the surfel): the segment to the
 // surfel's projection on that fit and the root of F on it. False when the root search on the
 // fits does not settle (the caller then takes the exact path).
 static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
-                                int k, const tc_surfel_fit* fo, tc_vec3* out, bool* inside, sample_fits* sf) {
+                                int k, const tc_surfel_fit* fo, const fit_table* table, tc_vec3* out, bool* inside, sample_fits* sf) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
     tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
     *inside = true;
@@ -177,7 +241,15 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     seg_model m = {A, B, s, x2, NULL};
     seg_node node;
     tc_vec3 x0 = tc_v3_lerp(s, x2, t0);
-    if (t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
+    const sample_fits* shared = fit_table_find(table, x0, h);
+    if (shared) { // an earlier seed's fits reach x0: no new fit
+        node.fa = shared->fa;
+        node.fb = shared->fb;
+        node.at_a = shared->at_a;
+        node.at_b = shared->at_b;
+        node.t = t0;
+        node.g = 0; // not used: the first round works on the fits alone
+    } else if (t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
         const tc_surfel_surface* S = &self->surface;
         tc_surfel_fit* f_self = self == A ? &node.fa : &node.fb;
         if (!tc_surfel_surface_fit(S, x0, f_self)) return false;
@@ -430,6 +502,8 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
 static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out,
                           fits_array* fits) {
     tc_points_body* side[2] = {A, B};
+    fit_table table;
+    fit_table_init(&table, fmin(A->surface.h, B->surface.h));
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
@@ -445,16 +519,18 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
             tc_vec3 x;
             bool ok;
             sample_fits sf = {0};
-            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &x, &ok, &sf)) { // fits did not settle: exact path
+            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
                 ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
                 sf.valid = false;
             }
+            fit_table_add(&table, &sf);
             if (!ok) continue;
             tc_array_push(out, x);
             if (fits) tc_array_push(fits, sf);
         }
         side_class_free(&cls);
     }
+    tc_array_free(&table.entries);
 }
 
 void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
