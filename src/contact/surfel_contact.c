@@ -455,7 +455,8 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
                 int slot = c->slot_of[g->items[t]];
                 if (slot < 0 || !(c->lower[slot] > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
                 tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
-                if (d2 <= r2) best = fmax(best, c->lower[slot] - CLASS_LIP * sqrt(d2));
+                tc_real b = c->lower[slot] - CLASS_LIP * sqrt(d2);
+                if (d2 <= r2 && b > best) best = b;
             }
         }
     return best;
@@ -486,7 +487,14 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
         c->slot_of[k] = slot;
         c->state[slot] = CLASS_OUT;
         c->lower[slot] = bound;
-        if (bound > CLASS_BOUND_MARGIN * h && (tc_surfel_surface_reaches(&other->surface, y) || !deep_inside(other, y))) continue;
+        if (bound > CLASS_BOUND_MARGIN * h) {
+            if (tc_surfel_surface_reaches(&other->surface, y)) continue; // a fit exists there, and it is > 0
+            // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
+            // not defined there, so it bounds no neighbour.
+            c->lower[slot] = -INFINITY;
+            if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN;
+            continue;
+        }
         tc_surfel_fit* fo = &c->fit[slot];
         if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
             c->lower[slot] = -INFINITY;

@@ -74,8 +74,8 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
         tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
         tc_real a = floor_fast((xk - r - o) / g->cell), b = floor_fast((xk + r - o) / g->cell);
         if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
-        lo[k] = (int)fmax(a, 0);
-        hi[k] = (int)fmin(b, g->dims[k] - 1);
+        lo[k] = a > 0 ? (int)a : 0; // (fmax/fmin are libm calls on the baseline target)
+        hi[k] = b < g->dims[k] - 1 ? (int)b : g->dims[k] - 1;
     }
     return true;
 }
