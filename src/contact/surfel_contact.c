@@ -100,67 +100,6 @@ static bool fits_reach(const sample_fits* sf, tc_vec3 x, tc_real h) {
 }
 typedef TC_ARRAY(sample_fits) fits_array;
 
-// Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
-typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; } seg_node;
-
-typedef struct seg_model {
-    const tc_points_body *A, *B;
-    tc_vec3 from, to;
-    const seg_node* at;
-} seg_model;
-
-static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
-    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
-    node->t = t;
-    node->at_a = node->at_b = x;
-    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
-        return false;
-    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
-    return true;
-}
-
-// F on the segment from the fits of one node.
-static tc_real model_g(tc_real t, void* ctx) {
-    const seg_model* m = ctx;
-    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
-    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
-}
-
-static void keep_fits(const seg_node* node, sample_fits* sf) {
-    sf->valid = true;
-    sf->at_a = node->at_a;
-    sf->at_b = node->at_b;
-    sf->fa = node->fa;
-    sf->fb = node->fb;
-}
-
-// Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
-// the fits the root was settled with.
-static bool root_on_fits(seg_model* m, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb, sample_fits* sf) {
-    seg_node root;
-    for (int round = 0; round < 4; ++round) {
-        m->at = &node;
-        tc_real g0 = model_g(0, m), g1 = model_g(1, m);
-        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
-        tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
-        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
-        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
-            *fa = tc_surfel_fit_value(&node.fa, x);
-            *fb = tc_surfel_fit_value(&node.fb, x);
-            *sf = trial;
-            return true;
-        }
-        if (!fit_node(m, *t, &root)) return false;
-        *fa = root.fa.f;
-        *fb = root.fb.f;
-        keep_fits(&root, sf);
-        tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
-        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
-        node = root;
-    }
-    return false;
-}
-
 // Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/4).
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach h/4 of the next one's first point and serves as its first
@@ -225,6 +164,77 @@ static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real 
     return best;
 }
 
+// Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
+typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; } seg_node;
+
+typedef struct seg_model {
+    const tc_points_body *A, *B;
+    tc_vec3 from, to;
+    const seg_node* at;
+} seg_model;
+
+static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    node->t = t;
+    node->at_a = node->at_b = x;
+    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
+        return false;
+    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
+    return true;
+}
+
+// F on the segment from the fits of one node.
+static tc_real model_g(tc_real t, void* ctx) {
+    const seg_model* m = ctx;
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
+}
+
+static void keep_fits(const seg_node* node, sample_fits* sf) {
+    sf->valid = true;
+    sf->at_a = node->at_a;
+    sf->at_b = node->at_b;
+    sf->fa = node->fa;
+    sf->fb = node->fb;
+}
+
+// Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
+// the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
+// fits that reach it as the next model (first round only), else both surfaces are fitted there.
+static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
+                         sample_fits* sf) {
+    seg_node root;
+    for (int round = 0; round < 4; ++round) {
+        m->at = &node;
+        tc_real g0 = model_g(0, m), g1 = model_g(1, m);
+        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
+        tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
+        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
+        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
+            *fa = tc_surfel_fit_value(&node.fa, x);
+            *fb = tc_surfel_fit_value(&node.fb, x);
+            *sf = trial;
+            return true;
+        }
+        const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
+        if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
+            node.fa = shared->fa;
+            node.fb = shared->fb;
+            node.at_a = shared->at_a;
+            node.at_b = shared->at_b;
+            continue;
+        }
+        if (!fit_node(m, *t, &root)) return false;
+        *fa = root.fa.f;
+        *fb = root.fb.f;
+        keep_fits(&root, sf);
+        tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
+        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
+        node = root;
+    }
+    return false;
+}
+
 // Surfel k of `self` inside `other` (fo: other's fit at the surfel): the segment to the
 // surfel's projection on that fit and the root of F on it. False when the root search on the
 // fits does not settle (the caller then takes the exact path).
@@ -260,7 +270,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     } else if (!fit_node(&m, t0, &node))
         return false;
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, node, len, h, &t, &fa, &fb, sf)) return false;
+    if (!root_on_fits(&m, table, node, len, h, &t, &fa, &fb, sf)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
