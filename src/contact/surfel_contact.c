@@ -472,48 +472,65 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
     return best;
 }
 
-// Classifies self's surfels in other's box (see above; exact: a fit for every one).
+// Classifies candidate k (in other's box) of self.
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
+    tc_real h = other->surface.h;
+    tc_vec3 y = self->s[k];
+    if (c->count == c->cap) {
+        int nc = c->cap ? 2 * c->cap : 256;
+        c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
+        c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
+        c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
+        c->cap = nc;
+    }
+    int slot = c->count++;
+    tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
+    c->slot_of[k] = slot;
+    c->state[slot] = CLASS_OUT;
+    c->lower[slot] = bound;
+    if (bound > CLASS_BOUND_MARGIN * h) {
+        if (tc_surfel_surface_reaches(&other->surface, y)) return; // a fit exists there, and it is > 0
+        // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
+        // not defined there, so it bounds no neighbour.
+        c->lower[slot] = -INFINITY;
+        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN;
+        return;
+    }
+    tc_surfel_fit* fo = &c->fit[slot];
+    if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
+        c->lower[slot] = -INFINITY;
+        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN; // beyond the MLS reach: hidden, no sample
+        return;
+    }
+    c->lower[slot] = fo->f;
+    if (fo->f < 0) c->state[slot] = CLASS_SEED;
+}
+
+// Classifies self's surfels in other's box (see above; exact: a fit for every one). With a
+// current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
     for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
-    tc_real h = other->surface.h;
-    const tc_point_grid* grid = &self->surface.grid;
-    bool grid_order = !exact && grid->items && grid->item_count == self->ns && self->surface.s == self->s;
-    for (int t = 0; t < self->ns; ++t) {
-        int k = grid_order ? grid->items[t] : t;
-        tc_vec3 y = self->s[k];
-        if (!tc_aabb_contains_point(other->aabb, y)) continue;
-        if (c->count == c->cap) {
-            int nc = c->cap ? 2 * c->cap : 256;
-            c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
-            c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
-            c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
-            c->cap = nc;
-        }
-        int slot = c->count++;
-        tc_real bound = grid_order ? neighbour_bound(self, c, k, h) : -INFINITY;
-        c->slot_of[k] = slot;
-        c->state[slot] = CLASS_OUT;
-        c->lower[slot] = bound;
-        if (bound > CLASS_BOUND_MARGIN * h) {
-            if (tc_surfel_surface_reaches(&other->surface, y)) continue; // a fit exists there, and it is > 0
-            // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
-            // not defined there, so it bounds no neighbour.
-            c->lower[slot] = -INFINITY;
-            if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN;
-            continue;
-        }
-        tc_surfel_fit* fo = &c->fit[slot];
-        if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
-            c->lower[slot] = -INFINITY;
-            if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN; // beyond the MLS reach: hidden, no sample
-            continue;
-        }
-        c->lower[slot] = fo->f;
-        if (fo->f < 0) c->state[slot] = CLASS_SEED;
+    const tc_surfel_surface* S = &self->surface;
+    const tc_point_grid* g = &S->grid;
+    tc_aabb box = other->aabb;
+    if (exact || !g->start || g->item_count != self->ns || S->s != self->s) {
+        for (int k = 0; k < self->ns; ++k)
+            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, false);
+        return;
     }
+    tc_vec3 mid = tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5), ext = tc_v3_sub(box.hi, box.lo);
+    tc_real half = 0.5 * fmax(ext.x, fmax(ext.y, ext.z)); // the range is per axis: a cube holding the box
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(g, mid, half, lo, hi)) return;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t)
+                if (tc_aabb_contains_point(box, S->cs[t])) classify_one(self, other, c, g->items[t], true);
+        }
 }
 
 // The seeds with the fits each was placed with (fits may be NULL), in surfel index order.
