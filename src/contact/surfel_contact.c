@@ -82,33 +82,248 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     return ctx.last_fa <= tol && ctx.last_fb <= tol;
 }
 
-// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0; the last evaluation also
-// answers whether the point is inside both bodies.
-static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x) {
-    tc_real tol = 1e-3 * fmin(A->surface.h, B->surface.h);
-    for (int it = 0; it < 4; ++it) {
-        tc_vec3 na, nb;
-        tc_real fa = eval_f(A, *x, &na), fb = eval_f(B, *x, &nb);
-        if (fa >= 1e299 || fb >= 1e299) return false;
-        tc_real F = A->mat.youngs * fa - B->mat.youngs * fb;
-        tc_vec3 g = tc_v3_sub(tc_v3_scale(na, A->mat.youngs), tc_v3_scale(nb, B->mat.youngs));
+// ---- seeding on local fits ----------------------------------------------------------------
+// The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
+// the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
+// cheap. The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
+// from it (the quadratic patches of smooth surfaces; 7e-4 h at h/2 on the test sphere): a root
+// that close is accepted on the fits. Otherwise both surfaces are fitted again at the root; if
+// F there is within 1e-4 h of zero (as a distance) it is accepted, else the search repeats
+// from the new fits. The samples keep their fits for the re-projections (reproject below).
+
+// The two local fits a sample was last placed with (made at at_a and at_b), reused when it moves.
+typedef struct sample_fits { bool valid; tc_vec3 at_a, at_b; tc_surfel_fit fa, fb; } sample_fits;
+
+// x within the reach (h/4) the fits are trusted to, from both fits' points.
+static bool fits_reach(const sample_fits* sf, tc_vec3 x, tc_real h) {
+    return tc_v3_dist(x, sf->at_a) < 0.25 * h && tc_v3_dist(x, sf->at_b) < 0.25 * h;
+}
+typedef TC_ARRAY(sample_fits) fits_array;
+
+// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/4).
+// Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
+// one is often within the reach h/4 of the next one's first point and serves as its first
+// model (the root is then accepted or refitted exactly as with a fresh pair).
+enum { FIT_BUCKETS = 4096 };
+typedef struct fit_entry { sample_fits sf; int64_t key[3]; int next; } fit_entry;
+typedef TC_ARRAY(fit_entry) fit_entry_array;
+typedef struct fit_table {
+    tc_real cell;
+    int head[FIT_BUCKETS]; ///< first entry of each bucket, -1 when empty
+    fit_entry_array entries;
+} fit_table;
+
+static void fit_table_init(fit_table* t, tc_real h) {
+    t->cell = 0.25 * h;
+    for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
+    t->entries = (fit_entry_array){0};
+}
+
+// Cell coordinates of x; false when they would not fit (far or non-finite x).
+static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
+    for (int k = 0; k < 3; ++k) {
+        tc_real c = floor(tc_v3_get(x, k) / t->cell);
+        if (!(fabs(c) < 1e15)) return false;
+        key[k] = (int64_t)c;
+    }
+    return true;
+}
+
+static int fit_bucket(const int64_t key[3]) {
+    uint64_t v = (uint64_t)key[0] * 0x9E3779B97F4A7C15ull ^ (uint64_t)key[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)key[2] * 0x165667B19E3779F9ull;
+    return (int)((v >> 40) & (FIT_BUCKETS - 1));
+}
+
+static void fit_table_add(fit_table* t, const sample_fits* sf) {
+    fit_entry e = {*sf, {0, 0, 0}, -1};
+    if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
+    int b = fit_bucket(e.key);
+    e.next = t->head[b];
+    tc_array_push(&t->entries, e);
+    t->head[b] = t->entries.count - 1;
+}
+
+// The entry whose fits both reach x (within h/4) and whose A point is closest to it, or NULL.
+static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
+    int64_t lo[3], hi[3];
+    if (!fit_cell(t, tc_v3_sub(x, tc_v3(t->cell, t->cell, t->cell)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(t->cell, t->cell, t->cell)), hi))
+        return NULL;
+    const sample_fits* best = NULL;
+    tc_real best_d = INFINITY;
+    for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
+                int64_t key[3] = {cx, cy, cz};
+                for (int i = t->head[fit_bucket(key)]; i >= 0; i = t->entries.data[i].next) {
+                    const fit_entry* e = &t->entries.data[i];
+                    if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz || !fits_reach(&e->sf, x, h)) continue;
+                    tc_real d = tc_v3_dist(x, e->sf.at_a);
+                    if (d < best_d) { best_d = d; best = &e->sf; }
+                }
+            }
+    return best;
+}
+
+// Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
+typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; } seg_node;
+
+typedef struct seg_model {
+    const tc_points_body *A, *B;
+    tc_vec3 from, to;
+    const seg_node* at;
+} seg_model;
+
+static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    node->t = t;
+    node->at_a = node->at_b = x;
+    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
+        return false;
+    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
+    return true;
+}
+
+// F on the segment from the fits of one node.
+static tc_real model_g(tc_real t, void* ctx) {
+    const seg_model* m = ctx;
+    tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
+    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
+}
+
+static void keep_fits(const seg_node* node, sample_fits* sf) {
+    sf->valid = true;
+    sf->at_a = node->at_a;
+    sf->at_b = node->at_b;
+    sf->fa = node->fa;
+    sf->fb = node->fb;
+}
+
+// Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
+// the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
+// fits that reach it as the next model (first round only), else both surfaces are fitted there.
+static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
+                         sample_fits* sf) {
+    seg_node root;
+    for (int round = 0; round < 4; ++round) {
+        m->at = &node;
+        tc_real g0 = model_g(0, m), g1 = model_g(1, m);
+        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
+        tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
+        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
+        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
+            *fa = tc_surfel_fit_value(&node.fa, x);
+            *fb = tc_surfel_fit_value(&node.fb, x);
+            *sf = trial;
+            return true;
+        }
+        const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
+        if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
+            node.fa = shared->fa;
+            node.fb = shared->fb;
+            node.at_a = shared->at_a;
+            node.at_b = shared->at_b;
+            continue;
+        }
+        if (!fit_node(m, *t, &root)) return false;
+        *fa = root.fa.f;
+        *fb = root.fb.f;
+        keep_fits(&root, sf);
+        tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
+        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
+        node = root;
+    }
+    return false;
+}
+
+// Surfel k of `self` inside `other` (fo: other's fit at the surfel): the segment to the
+// surfel's projection on that fit and the root of F on it. False when the root search on the
+// fits does not settle (the caller then takes the exact path).
+static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
+                                int k, const tc_surfel_fit* fo, const fit_table* table, tc_vec3* out, bool* inside, sample_fits* sf) {
+    tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
+    tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
+    *inside = true;
+    sf->valid = false;
+    if (len < 1e-12) { *out = s; return true; }
+    // Along the segment f_self falls from 0 to about -len and f_other rises from -len to 0,
+    // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
+    tc_real t0 = other->mat.youngs / (self->mat.youngs + other->mat.youngs);
+    seg_model m = {A, B, s, x2, NULL};
+    seg_node node;
+    tc_vec3 x0 = tc_v3_lerp(s, x2, t0);
+    const sample_fits* shared = fit_table_find(table, x0, h);
+    if (shared) { // an earlier seed's fits reach x0: no new fit
+        node.fa = shared->fa;
+        node.fb = shared->fb;
+        node.at_a = shared->at_a;
+        node.at_b = shared->at_b;
+        node.t = t0;
+        node.g = 0; // not used: the first round works on the fits alone
+    } else if (t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
+        const tc_surfel_surface* S = &self->surface;
+        tc_surfel_fit* f_self = self == A ? &node.fa : &node.fb;
+        if (!tc_surfel_surface_fit(S, x0, f_self)) return false;
+        if (self == A) { node.fb = *fo; node.at_a = x0; node.at_b = s; }
+        else { node.fa = *fo; node.at_b = x0; node.at_a = s; }
+        node.t = t0;
+        node.g = 0; // not used: the first round works on the fits alone
+    } else if (!fit_node(&m, t0, &node))
+        return false;
+    tc_real t, fa, fb;
+    if (!root_on_fits(&m, table, node, len, h, &t, &fa, &fb, sf)) return false;
+    *out = tc_v3_lerp(s, x2, t);
+    tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
+    *inside = fa <= tol && fb <= tol;
+    return true;
+}
+
+// Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
+// the sample's own (sf, may be NULL) while x is within h/4 of their points, else new ones at x.
+// Within h/4 the fits are within ~1.5e-4 h of the MLS surfaces, so a point that lands within
+// h/4 of the fits' points is accepted on them (their values answer the inside test); one that
+// lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
+static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
+    tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
+    sample_fits local = {0};
+    if (!sf) sf = &local;
+    for (int round = 0; round < 4; ++round) {
+        if (!sf->valid || !fits_reach(sf, *x, h)) {
+            sf->valid = false;
+            if (!tc_surfel_surface_fit(&A->surface, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, *x, &sf->fb)) return false;
+            sf->valid = true;
+            sf->at_a = sf->at_b = *x;
+        }
+        tc_vec3 g = tc_v3_sub(tc_v3_scale(sf->fa.n, ea), tc_v3_scale(sf->fb.n, eb));
         tc_real g2 = tc_v3_len2(g);
         if (!(g2 > 0)) return false;
-        tc_real step = F / g2;
-        *x = tc_v3_madd(*x, -step, g);
-        // Converged: the step is tiny, so the values just computed hold at the new x.
-        if (fabs(step) * sqrt(g2) < 1e-4 * A->surface.h) return fa <= tol && fb <= tol;
+        if (ref) *ref = tc_v3_normalize(tc_v3_sub(sf->fa.n, sf->fb.n));
+        tc_vec3 y = *x;
+        tc_real va = tc_surfel_fit_value(&sf->fa, y), vb = tc_surfel_fit_value(&sf->fb, y);
+        for (int it = 0; it < 8; ++it) {
+            tc_real step = (ea * va - eb * vb) / g2;
+            y = tc_v3_madd(y, -step, g);
+            va = tc_surfel_fit_value(&sf->fa, y);
+            vb = tc_surfel_fit_value(&sf->fb, y);
+            if (fabs(step) * sqrt(g2) < 1e-6 * h) break;
+        }
+        *x = y;
+        if (fits_reach(sf, y, h)) return va <= tol && vb <= tol;
+        sf->valid = false; // landed beyond the fits' reach: fit again there
     }
     return inside_both(A, B, *x);
 }
 
-typedef TC_ARRAY(tc_vec3) vec3_array;
+typedef tc_surfel_points vec3_array;
 
-static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing, int iterations) {
+// Repulsion among the samples with re-projection; refs receives the orientation of both
+// surfaces at each sample kept by the last iteration (for the PCA normals).
+static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, int iterations,
+                  vec3_array* refs) {
     tc_point_grid grid = {0};
     int* near = NULL;
     int cap = 0;
-    tc_vec3* moved = tc_alloc((size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+    size_t moved_size = (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3);
+    tc_vec3* moved = tc_alloc(moved_size);
     for (int it = 0; it < iterations; ++it) {
         tc_point_grid_build(&grid, pts->data, pts->count, spacing);
         for (int i = 0; i < pts->count; ++i) {
@@ -123,18 +338,24 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
             moved[i] = tc_v3_add(pts->data[i], push);
         }
         int w = 0;
-        for (int i = 0; i < pts->count; ++i)
-            if (reproject(A, B, &moved[i])) pts->data[w++] = moved[i];
-        pts->count = w;
+        refs->count = 0;
+        for (int i = 0; i < pts->count; ++i) {
+            tc_vec3 ref;
+            if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
+            fits->data[w] = fits->data[i];
+            pts->data[w++] = moved[i];
+            if (it == iterations - 1) tc_array_push(refs, ref);
+        }
+        pts->count = fits->count = w;
     }
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
-    tc_free(moved, (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3));
+    tc_free(moved, moved_size);
 }
 
 // Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
-static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, tc_real spacing) {
+static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing) {
     tc_point_grid grid = {0};
     int* near = NULL;
     int cap = 0;
@@ -148,8 +369,11 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     }
     int w = 0, old_count = pts->count;
     for (int i = 0; i < pts->count; ++i)
-        if (keep[i]) pts->data[w++] = pts->data[i];
-    pts->count = w;
+        if (keep[i]) {
+            fits->data[w] = fits->data[i];
+            pts->data[w++] = pts->data[i];
+        }
+    pts->count = fits->count = w;
     tc_free(keep, (size_t)(old_count > 0 ? old_count : 1));
     vec3_array cand = {0};
     tc_point_grid cgrid = {0};
@@ -175,7 +399,10 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             if (clash) continue;
             taken[c] = 1;
             tc_vec3 mid = cand.data[c];
-            if (reproject(A, B, &mid)) tc_array_push(pts, mid);
+            sample_fits sf = {0};
+            if (!reproject(A, B, &mid, &sf, NULL)) continue;
+            tc_array_push(pts, mid);
+            tc_array_push(fits, sf);
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
     }
@@ -193,47 +420,188 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
     return false;
 }
 
+// ---- classification ------------------------------------------------------------------------
+// A surfel of self collides when f_other < 0 at it. Most candidates (self's surfels in other's
+// box) are outside, many of them by more than h, and a full fit each is the largest cost. f
+// changes by at most ~1.16 |dx| between surfels within h of each other (measured on spheres and
+// boxes with sharp edges, pairs 0.3-1.2 h apart), so f(y) >= f(p) - LIP |y - p| with LIP = 1.5
+// bounds f at y from a classified neighbour p (its exact f, or its own bound). Candidates are
+// visited in self's grid order (neighbours come early); one whose bound exceeds BOUND_MARGIN
+// is outside without a fit, unless it may be deep inside (beyond the MLS reach), which the
+// fit would have decided: the classification is the exact one (test_surfel_contact.c).
+enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
+#define CLASS_LIP 1.5
+#define CLASS_BOUND_MARGIN 0.1 // of h: the truncation steps of the 3h ball and the 8-surfel quadratic switch
+
+typedef struct side_class {
+    int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
+    int count;          ///< candidates classified
+    tc_real* lower;     ///< per slot: lower bound on f_other (exact f when fitted; -inf unknown)
+    uint8_t* state;     ///< per slot: CLASS_*
+    tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
+    int ns, cap;
+} side_class;
+
+static void side_class_free(side_class* c) {
+    tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
+    if (c->cap) {
+        tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
+        tc_free(c->state, (size_t)c->cap);
+        tc_free(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit));
+    }
+}
+
+// The best lower bound on f_other at surfel k from its classified neighbours within h.
+static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
+    const tc_surfel_surface* S = &self->surface;
+    const tc_point_grid* g = &S->grid;
+    tc_real best = -INFINITY, r2 = h * h;
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+                int slot = c->slot_of[g->items[t]];
+                if (slot < 0 || !(c->lower[slot] > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
+                tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
+                tc_real b = c->lower[slot] - CLASS_LIP * sqrt(d2);
+                if (d2 <= r2 && b > best) best = b;
+            }
+        }
+    return best;
+}
+
+// Classifies candidate k (in other's box) of self.
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
+    tc_real h = other->surface.h;
+    tc_vec3 y = self->s[k];
+    if (c->count == c->cap) {
+        int nc = c->cap ? 2 * c->cap : 256;
+        c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
+        c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
+        c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
+        c->cap = nc;
+    }
+    int slot = c->count++;
+    tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
+    c->slot_of[k] = slot;
+    c->state[slot] = CLASS_OUT;
+    c->lower[slot] = bound;
+    if (bound > CLASS_BOUND_MARGIN * h) {
+        if (tc_surfel_surface_reaches(&other->surface, y)) return; // a fit exists there, and it is > 0
+        // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
+        // not defined there, so it bounds no neighbour.
+        c->lower[slot] = -INFINITY;
+        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN;
+        return;
+    }
+    tc_surfel_fit* fo = &c->fit[slot];
+    if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
+        c->lower[slot] = -INFINITY;
+        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN; // beyond the MLS reach: hidden, no sample
+        return;
+    }
+    c->lower[slot] = fo->f;
+    if (fo->f < 0) c->state[slot] = CLASS_SEED;
+}
+
+// Classifies self's surfels in other's box (see above; exact: a fit for every one). With a
+// current grid, only its cells that meet the box are walked, in grid order.
+static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
+    *c = (side_class){0};
+    c->ns = self->ns > 0 ? self->ns : 1;
+    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
+    for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
+    const tc_surfel_surface* S = &self->surface;
+    const tc_point_grid* g = &S->grid;
+    tc_aabb box = other->aabb;
+    if (exact || !g->start || g->item_count != self->ns || S->s != self->s) {
+        for (int k = 0; k < self->ns; ++k)
+            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, false);
+        return;
+    }
+    tc_vec3 mid = tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5), ext = tc_v3_sub(box.hi, box.lo);
+    tc_real half = 0.5 * fmax(ext.x, fmax(ext.y, ext.z)); // the range is per axis: a cube holding the box
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(g, mid, half, lo, hi)) return;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t)
+                if (tc_aabb_contains_point(box, S->cs[t])) classify_one(self, other, c, g->items[t], true);
+        }
+}
+
+// The seeds with the fits each was placed with (fits may be NULL), in surfel index order.
+static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out,
+                          fits_array* fits) {
+    tc_points_body* side[2] = {A, B};
+    fit_table table;
+    fit_table_init(&table, fmin(A->surface.h, B->surface.h));
+    for (int s = 0; s < 2; ++s) {
+        tc_points_body *self = side[s], *other = side[1 - s];
+        int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
+        side_class cls;
+        classify_side(self, other, exact_roots, &cls);
+        for (int k = 0; k < self->ns; ++k) {
+            int slot = cls.slot_of[k];
+            if (slot < 0 || cls.state[slot] == CLASS_OUT) continue;
+            self->surfel_colliding[k] = 1;
+            (*colliding)++;
+            if (cls.state[slot] == CLASS_HIDDEN) continue;
+            const tc_surfel_fit* fo = &cls.fit[slot];
+            tc_vec3 x;
+            bool ok;
+            sample_fits sf = {0};
+            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
+                ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
+                sf.valid = false;
+            }
+            fit_table_add(&table, &sf);
+            if (!ok) continue;
+            tc_array_push(out, x);
+            if (fits) tc_array_push(fits, sf);
+        }
+        side_class_free(&cls);
+    }
+    tc_array_free(&table.entries);
+}
+
+void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
+    collect_seeds(A, B, exact_roots, counts, out, NULL);
+}
+
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
     out->points.count = out->normals.count = out->forces.count = out->depth.count = 0;
     out->nearest_a.count = out->nearest_b.count = 0;
     out->colliding_a = out->colliding_b = 0;
     out->total_a = tc_v3_zero();
-    vec3_array pts = {0};
-    tc_points_body* side[2] = {A, B};
-    for (int s = 0; s < 2; ++s) {
-        tc_points_body *self = side[s], *other = side[1 - s];
-        for (int k = 0; k < self->ns; ++k) {
-            tc_vec3 x, n;
-            if (!tc_aabb_contains_point(other->aabb, self->s[k])) continue;
-            tc_real f = eval_f(other, self->s[k], &n);
-            if (f >= 1e299 && deep_inside(other, self->s[k])) { // beyond the MLS reach: hidden, no sample
-                self->surfel_colliding[k] = 1;
-                if (s == 0) out->colliding_a++; else out->colliding_b++;
-                continue;
-            }
-            if (!(f < 0)) continue;
-            self->surfel_colliding[k] = 1;
-            if (s == 0) out->colliding_a++; else out->colliding_b++;
-            if (seed_sample(A, B, self, other, k, f, n, &x)) tc_array_push(&pts, x);
-        }
-    }
+    vec3_array pts = {0}, refs = {0};
+    fits_array fits = {0};
+    collect_seeds(A, B, false, out, &pts, &fits);
     if (pts.count > 0) {
-        resample(A, B, &pts, p->spacing);
-        relax(A, B, &pts, p->spacing, p->relax_iterations);
+        resample(A, B, &pts, &fits, p->spacing);
+        relax(A, B, &pts, &fits, p->spacing, p->relax_iterations, &refs);
     }
     tc_surfel_surface phi = {0};
     tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
     for (int i = 0; i < pts.count; ++i) {
-        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n;
-        tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
-        tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
-        tc_vec3 ref = tc_v3_normalize(tc_v3_sub(na, nb));
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n, ref;
+        if (refs.count == pts.count) ref = refs.data[i]; // from the relaxation's last fits
+        else {
+            tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
+            tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
+            ref = tc_v3_normalize(tc_v3_sub(na, nb));
+        }
         if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         tc_array_push(&out->points, pts.data[i]);
         tc_array_push(&out->normals, n);
     }
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
+    tc_array_free(&refs);
+    tc_array_free(&fits);
     return out->points.count;
 }
 
@@ -242,9 +610,11 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     tc_real best[KMAX];
     int n = 0;
     if (k > KMAX) k = KMAX;
-    // Search a growing ball until k others are found (or the set is exhausted).
-    for (tc_real r = grid->cell; n < k; r *= 2) {
+    // Search a growing ball until k others are found (or the set is exhausted); squared
+    // distances. The first ball (two cells, ~12 samples at the target spacing) usually holds k.
+    for (tc_real r = 2 * grid->cell; n < k; r *= 2) {
         int lo[3], hi[3];
+        tc_real r2 = r * r;
         n = 0;
         if (tc_point_grid_range(grid, pts[i], r, lo, hi))
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -253,8 +623,8 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
                         for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
                             int j = grid->items[t];
-                            tc_real d = tc_v3_dist(pts[i], pts[j]);
-                            if (j == i || d > r) continue;
+                            tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+                            if (j == i || d > r2) continue;
                             int pos = n < k ? n++ : k;
                             if (pos == k && d >= best[k - 1]) continue;
                             if (pos == k) pos = k - 1;
@@ -265,13 +635,14 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
         if (n >= count - 1) break;
     }
     if (n == 0) return 0;
-    tc_real rk = best[n - 1];
+    tc_real rk = sqrt(best[n - 1]);
     // Boundary correction: at the rim of the patch the k neighbours fill only part of the disc
     // of radius r_k (half of it on a straight edge, where their centroid sits 4 r_k / (3 pi)
     // inside). Estimating the covered fraction from the centroid offset keeps the rim samples
     // from claiming area outside the patch, so the total area is sampling independent.
     tc_vec3 centroid = tc_v3_zero();
     int used = 0;
+    tc_real rk2 = (rk * 1.000001) * (rk * 1.000001);
     int lo[3], hi[3];
     if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
         for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -280,7 +651,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                     int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
                     for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
                         int j = grid->items[t];
-                        if (j == i || tc_v3_dist(pts[i], pts[j]) > rk * 1.000001) continue;
+                        if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > rk2) continue;
                         centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
                         used++;
                     }
@@ -401,10 +772,8 @@ void tc_surfel_contact_collide(tc_world* w, tc_real h) {
             tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, h);
             if (tc_surfel_contact_surface(A, B, &p, &c) == 0) continue;
             tc_surfel_contact_forces(A, B, &p, &c);
-            for (int k = 0; k < c.points.count; ++k) {
-                tc_points_distribute_force(A, c.points.data[k], c.forces.data[k]);
-                tc_points_distribute_force(B, c.points.data[k], tc_v3_neg(c.forces.data[k]));
-            }
+            tc_points_distribute_forces(A, c.points.data, c.forces.data, c.points.count, 1);
+            tc_points_distribute_forces(B, c.points.data, c.forces.data, c.points.count, -1);
             store_drawn_surface(A, &c, false);
             store_drawn_surface(B, &c, true);
             if (last) record(w, A, B, &c);

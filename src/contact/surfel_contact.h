@@ -13,6 +13,8 @@ typedef struct tc_surfel_contact_params {
     bool seed_density_scaling; ///< the seed's rho * f instead of the area share f / rho
 } tc_surfel_contact_params;
 
+typedef TC_ARRAY(tc_vec3) tc_surfel_points;
+
 typedef struct tc_surfel_contact {
     TC_ARRAY(tc_vec3) points;   ///< contact surface samples on F = 0
     TC_ARRAY(tc_vec3) normals;  ///< PCA normals, from A to B
@@ -29,6 +31,12 @@ tc_real tc_contact_surface_function(const tc_points_body* A, const tc_points_bod
 /// Builds the contact surface samples (classification, Brent, relaxation, resampling, PCA
 /// normals). Marks colliding surfels in A and B. Returns the sample count.
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out);
+/// Step 2 alone: the raw samples on F = 0 seeded by the colliding surfels (before resampling
+/// and relaxation), appended to out; marks colliding surfels and counts them in `counts` like
+/// tc_surfel_contact_surface. exact_roots: the reference root search, a full MLS fit at every
+/// evaluation of F and a fit per classified surfel (slow; the default searches on local fits and
+/// skips the fits of surfels bounded clearly outside, see surfel_contact.c).
+void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out);
 /// Penalty + damping + friction per sample, symmetrised and scaled by area share (or density).
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c);
 /// Surface density k / (pi r_k^2) of sample i among the samples (k = 6 nearest others).

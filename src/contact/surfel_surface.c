@@ -2,6 +2,13 @@
 #include "contact/surfel_surface.h"
 #include "math/eigen.h"
 
+// floor without the libm call (the baseline x86-64 target has no rounding instruction).
+static inline tc_real floor_fast(tc_real v) {
+    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
+    tc_real t = (tc_real)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
 // Cell coordinate of a real offset, clamped to [0, n - 1]; NaN maps to 0 (no UB cast).
 static int cell_of_real(tc_real v, int n) {
     if (!(v >= 0)) return 0;
@@ -65,10 +72,10 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
     if (!g->start) return false;
     for (int k = 0; k < 3; ++k) {
         tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
-        tc_real a = floor((xk - r - o) / g->cell), b = floor((xk + r - o) / g->cell);
+        tc_real a = floor_fast((xk - r - o) / g->cell), b = floor_fast((xk + r - o) / g->cell);
         if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
-        lo[k] = (int)fmax(a, 0);
-        hi[k] = (int)fmin(b, g->dims[k] - 1);
+        lo[k] = a > 0 ? (int)a : 0; // (fmax/fmin are libm calls on the baseline target)
+        hi[k] = b < g->dims[k] - 1 ? (int)b : g->dims[k] - 1;
     }
     return true;
 }
@@ -80,16 +87,18 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy)
             for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
+                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx, in_cell = g->start[c + 1] - g->start[c];
+                if (n + in_cell > *capacity) { // room for the whole cell: the append below is branch-free
+                    int nc = *capacity ? *capacity : 64;
+                    while (nc < n + in_cell) nc *= 2;
+                    *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                    *capacity = nc;
+                }
+                int* o = *out;
                 for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
                     int i = g->items[t];
-                    if (tc_v3_len2(tc_v3_sub(p[i], x)) > r2) continue;
-                    if (n >= *capacity) {
-                        int nc = *capacity ? 2 * *capacity : 64;
-                        *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
-                        *capacity = nc;
-                    }
-                    (*out)[n++] = i;
+                    o[n] = i;
+                    n += tc_v3_len2(tc_v3_sub(p[i], x)) <= r2;
                 }
             }
     return n;
@@ -97,7 +106,7 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells.
-    for (tc_real r = fmin(g->cell, max_r);; r = fmin(2 * r, max_r)) {
+    for (tc_real r = fmin(0.5 * g->cell, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
@@ -118,39 +127,120 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
     }
 }
 
+void tc_surfel_surface_free(tc_surfel_surface* S) {
+    tc_point_grid_free(&S->grid);
+    if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
+    if (S->cn) tc_free(S->cn, (size_t)S->sorted_count * sizeof(tc_vec3));
+    S->cs = S->cn = NULL;
+    S->sorted_count = 0;
+}
+
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h) {
+    tc_surfel_surface_free(S);
     S->s = s;
     S->n = n;
     S->count = count;
     S->h = h;
-    return tc_point_grid_build(&S->grid, s, count, 3 * h);
+    if (!tc_point_grid_build(&S->grid, s, count, 1.5 * h)) return false;
+    // Copies in grid order: a gather reads a row of cells as one contiguous run.
+    S->sorted_count = count > 0 ? count : 1;
+    S->cs = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
+    S->cn = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
+    if (!S->cs || !S->cn) return false;
+    for (int t = 0; t < count; ++t) {
+        S->cs[t] = s[S->grid.items[t]];
+        S->cn[t] = n[S->grid.items[t]];
+    }
+    return true;
 }
 
-void tc_surfel_surface_free(tc_surfel_surface* S) { tc_point_grid_free(&S->grid); }
+// exp(-k/8) for k = 0..73 (printed by Python's math.exp, correctly rounded).
+static const tc_real exp_eighths[74] = {
+    1.0, 0.8824969025845955, 0.7788007830714049, 0.6872892787909722, 0.6065306597126334, 0.5352614285189903,
+    0.4723665527410147, 0.4168620196785084, 0.36787944117144233, 0.32465246735834974, 0.2865047968601901, 0.25283959580474646,
+    0.22313016014842982, 0.19691167520419406, 0.17377394345044514, 0.15335496684492847, 0.1353352832366127, 0.11943296826671962,
+    0.10539922456186433, 0.09301448921066349, 0.0820849986238988, 0.07243975703425146, 0.06392786120670757, 0.05641613950377735,
+    0.049787068367863944, 0.04393693362340742, 0.03877420783172201, 0.03421811831166603, 0.0301973834223185, 0.026649097336355485,
+    0.023517745856009107, 0.020754337873699742, 0.01831563888873418, 0.016163494588165874, 0.014264233908999256, 0.012588142242433998,
+    0.011108996538242306, 0.009803655035821828, 0.008651695203120634, 0.007635094218859962, 0.006737946999085467, 0.005946217356472094,
+    0.005247518399181385, 0.004630918733533246, 0.004086771438464067, 0.0036065631360157305, 0.003182780796509667, 0.0028087941945255128,
+    0.0024787521766663585, 0.002187491118182885, 0.0019304541362277093, 0.001703619795802574, 0.0015034391929775724, 0.0013267804310269915,
+    0.0011708796207911744, 0.001033297638647637, 0.0009118819655545162, 0.0008047330101246132, 0.000710174388842549, 0.0006267266984484576,
+    0.0005530843701478336, 0.000488095243523415, 0.00043074254057568753, 0.0003801289578694637, 0.00033546262790251185, 0.0002960447300568554,
+    0.00026125855730166754, 0.00023055986759244163, 0.00020346836901064417, 0.00017956020542583297, 0.00015846132511575126, 0.00013984162859410104,
+    0.00012340980408667956, 0.00010890876985506645
+};
 
-// Weighted centroid and normal sums around x; returns the weight sum.
-static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
+// exp(-s) for 0 <= s <= 9 (the Gaussian weights within the 3h cut-off): exp(-k/8) from the
+// table times the Taylor series of exp(-r), 0 <= r < 1/8, to degree 9 (truncation < 3e-16).
+static inline tc_real exp_neg_inline(tc_real s) {
+    int k = (int)(s * 8);
+    tc_real r = s - k * 0.125, p = 1.0 / 362880;
+    static const tc_real inv_fact[9] = {1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1.0, 1.0};
+    for (int i = 0; i < 9; ++i) p = inv_fact[i] - r * p;
+    return exp_eighths[k] * p;
+}
+
+tc_real tc_exp_neg(tc_real s) { return s >= 0 && s <= 9 ? exp_neg_inline(s) : exp(-s); }
+
+enum { GATHER_MAX = 512 };
+
+// The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
+// surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights.
+typedef struct neighbour { tc_vec3 e, n; tc_real w, u, v, z; } neighbour; // u, v, z: scratch of the height fit
+typedef struct gather { int count; neighbour p[GATHER_MAX]; } gather;
+
+static void gather_weights(const tc_surfel_surface* S, gather* g) {
+    tc_real inv_h2 = 1.0 / (S->h * S->h);
+    for (int q = 0; q < g->count; ++q) g->p[q].w = exp_neg_inline(tc_v3_len2(g->p[q].e) * inv_h2);
+}
+
+// Distance from v to the interval [a, a + w] (0 inside).
+static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a - v : (v > a + w ? v - a - w : 0); }
+
+// Walks the grid rows (cells along x are contiguous in the sorted copies) that the ball
+// (x, 3h) reaches: the same surfels in the same order as a cell-by-cell walk, one run per row.
+// (Clipping each row to the ball's extent scanned fewer surfels but its sqrt cost more.)
+static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     int lo[3], hi[3];
-    tc_real wsum = 0, cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
-    *a = *nsum = tc_v3_zero();
-    if (!tc_point_grid_range(&S->grid, x, 3 * S->h, lo, hi)) return 0;
-    const tc_point_grid* g = &S->grid;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    int k = g->items[t];
-                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
-                    if (d2 > cut2) continue;
-                    tc_real th = exp(-d2 * inv_h2);
-                    wsum += th;
-                    *a = tc_v3_madd(*a, th, S->s[k]);
-                    *nsum = tc_v3_madd(*nsum, th, S->n[k]);
-                }
+    g->count = 0;
+    const tc_point_grid* grid = &S->grid;
+    tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
+    if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
+            if (rest < 0) continue;
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0], x0 = lo[0], x1 = hi[0];
+            // Branch-free: every surfel is written to the next slot, which only advances when
+            // it is within 3h (about half the row's surfels are not: a branch would mispredict).
+            int n = g->count;
+            for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && n < GATHER_MAX; ++t) {
+                tc_vec3 e = tc_v3_sub(S->cs[t], x);
+                g->p[n].e = e;
+                g->p[n].n = S->cn[t];
+                n += tc_v3_len2(e) <= cut2;
             }
-    if (wsum > 0) *a = tc_v3_scale(*a, 1.0 / wsum);
-    return wsum;
+            g->count = n;
+        }
+    }
+}
+
+bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
+    int lo[3], hi[3];
+    const tc_point_grid* grid = &S->grid;
+    tc_real r = 3 * S->h, cut2 = r * r;
+    if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    // Nearest cells first would find a surfel sooner, but rows in order keep it simple and
+    // the first rows near the middle of the ball usually hold one.
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t)
+                if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) return true;
+        }
+    return false;
 }
 
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
@@ -180,94 +270,111 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     return true;
 }
 
-enum { GATHER_MAX = 512 };
-
-// The surfels within 3h of x with their Gaussian weights (at most GATHER_MAX, nearest kept
-// by grid order; 3h holds ~60 surfels at the recommended h).
-typedef struct gather { int count; int idx[GATHER_MAX]; tc_real w[GATHER_MAX]; } gather;
-
-static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    int lo[3], hi[3];
-    g->count = 0;
-    const tc_point_grid* grid = &S->grid;
-    if (!tc_point_grid_range(grid, x, 3 * S->h, lo, hi)) return;
-    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
-                for (int t = grid->start[c]; t < grid->start[c + 1] && g->count < GATHER_MAX; ++t) {
-                    int k = grid->items[t];
-                    tc_real d2 = tc_v3_len2(tc_v3_sub(S->s[k], x));
-                    if (d2 > cut2) continue;
-                    g->idx[g->count] = k;
-                    g->w[g->count++] = exp(-d2 * inv_h2);
-                }
-            }
-}
-
-// Height of the weighted quadratic fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2 over the
-// frame (t1, t2, n) at a, evaluated at x's (u, v); returns false when the fit is degenerate.
+// Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
+// c5 v^2 over the frame (t1, t2, n) at the centroid (offset ca from x); false when degenerate.
 // The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
 // the quadratic term removes that bias.
-static bool quadratic_height(const tc_surfel_surface* S, const gather* g, tc_vec3 x, tc_vec3 a, tc_vec3 n, tc_real* height) {
+static bool quadratic_height(gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc_real c[6]) {
     if (g->count < 8) return false;
-    tc_vec3 t1, t2;
-    tc_v3_basis(n, &t1, &t2);
     // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
-    // those (m[i][j]) and the 6 moments of z, then assemble M.
-    tc_real m[5][5] = {{0}}, r[6] = {0}, c[6], scale = 1.0 / S->h;
+    // those and the 6 moments of z, then assemble M. Local coordinates first, then the sums
+    // in three loops of few accumulators each (they stay in registers).
+    const tc_vec3 t1 = tc_v3_scale(fit->t1, fit->inv_h), t2 = tc_v3_scale(fit->t2, fit->inv_h), n = fit->n;
     for (int q = 0; q < g->count; ++q) {
-        tc_vec3 e = tc_v3_sub(S->s[g->idx[q]], a);
-        tc_real th = g->w[q];
-        tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale, z = tc_v3_dot(e, n) * th;
-        tc_real pu[5] = {th, th * u, 0, 0, 0};
-        pu[2] = pu[1] * u;
-        pu[3] = pu[2] * u;
-        pu[4] = pu[3] * u;
-        for (int i = 0; i <= 4; ++i) {
-            tc_real t = pu[i];
-            for (int j = 0; i + j <= 4; ++j) {
-                m[i][j] += t;
-                t *= v;
-            }
-        }
-        r[0] += z;
-        r[1] += z * u;
-        r[2] += z * v;
-        r[3] += z * u * u;
-        r[4] += z * u * v;
-        r[5] += z * v * v;
+        neighbour* p = &g->p[q];
+        tc_vec3 e = tc_v3_sub(p->e, ca);
+        p->u = tc_v3_dot(e, t1);
+        p->v = tc_v3_dot(e, t2);
+        p->z = tc_v3_dot(e, n) * p->w;
     }
-    static const int pu_of[6] = {0, 1, 0, 2, 1, 0}, pv_of[6] = {0, 0, 1, 0, 1, 2}; // b = 1, u, v, u², uv, v²
-    tc_real M[6][6];
-    for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j) M[i][j] = m[pu_of[i] + pu_of[j]][pv_of[i] + pv_of[j]];
+    tc_real m00 = 0, m10 = 0, m01 = 0, m20 = 0, m11 = 0, m02 = 0, r0 = 0, r1 = 0, r2 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real w = p->w, wu = w * p->u, wv = w * p->v;
+        m00 += w, m10 += wu, m01 += wv, m20 += wu * p->u, m11 += wu * p->v, m02 += wv * p->v;
+        r0 += p->z, r1 += p->z * p->u, r2 += p->z * p->v;
+    }
+    tc_real m30 = 0, m21 = 0, m12 = 0, m03 = 0, m40 = 0, m31 = 0, m22 = 0, m13 = 0, m04 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real u = p->u, v = p->v, wuu = p->w * u * u, wuv = p->w * u * v, wvv = p->w * v * v;
+        m30 += wuu * u, m21 += wuu * v, m12 += wuv * v, m03 += wvv * v;
+        m40 += wuu * u * u, m31 += wuu * u * v, m22 += wuu * v * v, m13 += wuv * v * v, m04 += wvv * v * v;
+    }
+    tc_real r3 = 0, r4 = 0, r5 = 0;
+    for (int q = 0; q < g->count; ++q) {
+        const neighbour* p = &g->p[q];
+        tc_real zu = p->z * p->u;
+        r3 += zu * p->u, r4 += zu * p->v, r5 += p->z * p->v * p->v;
+    }
+    // Basis b = 1, u, v, u², uv, v²: M_ij = sum w b_i b_j.
+    tc_real M[6][6] = {{m00, m10, m01, m20, m11, m02}, {m10, m20, m11, m30, m21, m12}, {m01, m11, m02, m21, m12, m03},
+                       {m20, m30, m21, m40, m31, m22}, {m11, m21, m12, m31, m22, m13}, {m02, m12, m03, m22, m13, m04}};
+    tc_real r[6] = {r0, r1, r2, r3, r4, r5};
     if (!solve6(M, r, c)) return false;
-    tc_vec3 e = tc_v3_sub(x, a);
-    tc_real u = tc_v3_dot(e, t1) * scale, v = tc_v3_dot(e, t2) * scale;
-    *height = c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v;
-    return isfinite(*height);
+    for (int i = 0; i < 6; ++i)
+        if (!isfinite(c[i])) return false;
+    return true;
+}
+
+// The local model at x from its gathered neighbours: centroid, weighted normal, height fit.
+static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surfel_fit* fit) {
+    fit->f = 1e300;
+    gather_weights(S, g);
+    tc_real wsum = 0;
+    tc_vec3 ca = tc_v3_zero(), ns = tc_v3_zero();
+    for (int q = 0; q < g->count; ++q) {
+        wsum += g->p[q].w;
+        ca = tc_v3_madd(ca, g->p[q].w, g->p[q].e);
+        ns = tc_v3_madd(ns, g->p[q].w, g->p[q].n);
+    }
+    tc_real len = tc_v3_len(ns);
+    if (!(wsum > 1e-300) || !(len > 1e-300)) return false;
+    ca = tc_v3_scale(ca, 1.0 / wsum);
+    fit->a = tc_v3_add(x, ca);
+    fit->n = tc_v3_scale(ns, 1.0 / len);
+    tc_v3_basis(fit->n, &fit->t1, &fit->t2);
+    fit->inv_h = 1.0 / S->h;
+    if (!quadratic_height(g, ca, fit, fit->c)) // plane fit through the centroid
+        for (int i = 0; i < 6; ++i) fit->c[i] = 0;
+    fit->f = tc_surfel_fit_value(fit, x);
+    return true;
+}
+
+tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
+    tc_vec3 e = tc_v3_sub(y, fit->a);
+    tc_real u = tc_v3_dot(e, fit->t1) * fit->inv_h, v = tc_v3_dot(e, fit->t2) * fit->inv_h;
+    const tc_real* c = fit->c;
+    return tc_v3_dot(e, fit->n) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
+}
+
+bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
+    gather g;
+    gather_from_grid(S, x, &g);
+    return fit_gather(S, &g, x, fit);
 }
 
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
+    tc_surfel_fit fit;
+    if (!tc_surfel_surface_fit(S, x, &fit)) return 1e300;
+    if (normal) *normal = fit.n;
+    return fit.f;
+}
+
+// Weighted centroid and normal sums around x; returns the weight sum.
+static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
     gather g;
-    gather_near(S, x, &g);
+    gather_from_grid(S, x, &g);
+    gather_weights(S, &g);
     tc_real wsum = 0;
-    tc_vec3 a = tc_v3_zero(), ns = tc_v3_zero();
+    *a = *nsum = tc_v3_zero();
     for (int q = 0; q < g.count; ++q) {
-        wsum += g.w[q];
-        a = tc_v3_madd(a, g.w[q], S->s[g.idx[q]]);
-        ns = tc_v3_madd(ns, g.w[q], S->n[g.idx[q]]);
+        wsum += g.p[q].w;
+        *a = tc_v3_madd(*a, g.p[q].w, g.p[q].e);
+        *nsum = tc_v3_madd(*nsum, g.p[q].w, g.p[q].n);
     }
-    tc_real len = tc_v3_len(ns);
-    if (!(wsum > 1e-300) || !(len > 1e-300)) return 1e300;
-    a = tc_v3_scale(a, 1.0 / wsum);
-    tc_vec3 n = tc_v3_scale(ns, 1.0 / len);
-    if (normal) *normal = n;
-    tc_real height = 0;
-    if (!quadratic_height(S, &g, x, a, n, &height)) height = 0; // plane fit through the centroid
-    return tc_v3_dot(n, tc_v3_sub(x, a)) - height;
+    if (wsum > 0) *a = tc_v3_add(x, tc_v3_scale(*a, 1.0 / wsum));
+    return wsum;
 }
 
 bool tc_surfel_surface_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
@@ -299,27 +406,22 @@ bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x) {
 }
 
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
-    tc_vec3 a, ns;
-    if (!(weighted_sums(S, x, &a, &ns) > 1e-300)) return false;
-    int lo[3], hi[3], used = 0;
-    tc_real cut2 = 9 * S->h * S->h, inv_h2 = 1.0 / (S->h * S->h);
+    gather g;
+    gather_from_grid(S, x, &g);
+    gather_weights(S, &g);
+    tc_real wsum = 0;
+    tc_vec3 ca = tc_v3_zero();
+    for (int q = 0; q < g.count; ++q) {
+        wsum += g.p[q].w;
+        ca = tc_v3_madd(ca, g.p[q].w, g.p[q].e);
+    }
+    if (g.count < 3 || !(wsum > 1e-300)) return false;
+    ca = tc_v3_scale(ca, 1.0 / wsum);
     tc_mat3 C = tc_mat3_zero();
-    const tc_point_grid* g = &S->grid;
-    tc_point_grid_range(g, x, 3 * S->h, lo, hi);
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    tc_vec3 d = tc_v3_sub(S->s[g->items[t]], x);
-                    tc_real d2 = tc_v3_len2(d);
-                    if (d2 > cut2) continue;
-                    tc_vec3 e = tc_v3_sub(S->s[g->items[t]], a);
-                    C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), exp(-d2 * inv_h2)));
-                    used++;
-                }
-            }
-    if (used < 3) return false;
+    for (int q = 0; q < g.count; ++q) {
+        tc_vec3 e = tc_v3_sub(g.p[q].e, ca);
+        C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), g.p[q].w));
+    }
     tc_vec3 values;
     tc_mat3 V;
     tc_eigen_sym3(C, &values, &V);

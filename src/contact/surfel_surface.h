@@ -31,9 +31,34 @@ typedef struct tc_surfel_surface {
     int count;
     tc_real h;         ///< m, Gaussian width; neighbours truncated at 3h
     tc_point_grid grid;
+    tc_vec3 *cs, *cn;  ///< s and n copied in grid order (owned)
+    int sorted_count;  ///< allocated entries of cs and cn
 } tc_surfel_surface;
 
-/// (Re)builds the surface over count points s with normals n (arrays must outlive it).
+/// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
+/// to ~1e-15 relative without a libm call; libm exp elsewhere.
+tc_real tc_exp_neg(tc_real s);
+
+/// The local model of the MLS surface fitted at one point x: with (u, v) = the coordinates of
+/// y - a along (t1, t2) divided by h, f(y) ~ n.(y - a) - (c0 + c1 u + c2 v + c3 u^2 + c4 uv + c5 v^2).
+/// It equals the MLS f at x; elsewhere it is the quadratic patch x's neighbours define
+/// (the weights do not move with y), accurate near x.
+typedef struct tc_surfel_fit {
+    tc_vec3 a, n, t1, t2; ///< weighted centroid (m) and the orthonormal frame of the fit
+    tc_real c[6];         ///< height coefficients (zero when the quadratic fit is degenerate: the plane)
+    tc_real inv_h;        ///< 1/m
+    tc_real f;            ///< f(x) (m); 1e300 when no surfel is within 3h of x
+} tc_surfel_fit;
+
+/// True when a surfel is within 3h of x (where a fit exists); stops at the first one.
+bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x);
+/// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
+bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
+/// The model's signed height at y (m); at the fit point it is the MLS f there.
+tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
+
+/// (Re)builds the surface over count points s with normals n (arrays must outlive it; S starts
+/// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
 /// f(x) (m, negative inside) and n(x); returns 1e300 (normal untouched) when no surfel is within 3h.

@@ -217,6 +217,155 @@ static void test_total_force_independent_of_sampling(void** state) {
     assert_true(g2 / g1 > 8);
 }
 
+static void test_fast_exp_matches_libm(void** state) {
+    (void)state;
+    tc_real worst = 0;
+    for (int i = 0; i <= 9000; ++i) {
+        tc_real x = i * 1e-3;
+        worst = fmax(worst, fabs(tc_exp_neg(x) / exp(-x) - 1));
+    }
+    print_message("tc_exp_neg on [0, 9]: worst relative error %.2g\n", worst);
+    assert_true(worst < 1e-14);
+}
+
+// Two spheres (E_A = 2 E_B) overlapping by `overlap` along x.
+static void make_spheres(tc_real overlap, tc_points_body** A, tc_points_body** B) {
+    tc_points_body_def d = tc_points_body_def_default();
+    d.shape = TC_POINTS_SPHERE;
+    d.radius = 0.1;
+    d.phyxel_spacing = 0.03;
+    d.surfel_spacing = sqrt(4 * TC_PI * 0.01 / 3000);
+    d.youngs_modulus = 2e5;
+    *A = build(d);
+    d.youngs_modulus = 1e5;
+    d.base.pose.p = tc_v3(0.2 - overlap, 0, 0);
+    *B = build(d);
+}
+
+static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
+    (void)state;
+    tc_points_body *A, *B;
+    make_spheres(0.01, &A, &B);
+    tc_real h = A->surface.h, worst = 0, worst_quarter = 0;
+    for (int q = 0; q < 50; ++q) {
+        tc_vec3 x = tc_v3_scale(tc_v3_normalize(tc_v3(1, 0.02 * (q - 25), 0.013 * q - 0.3)), 0.1 + 0.002 * (q % 5 - 2));
+        tc_surfel_fit fit;
+        assert_true(tc_surfel_surface_fit(&A->surface, x, &fit));
+        tc_vec3 n;
+        assert_true(tc_surfel_surface_eval(&A->surface, x, &n) == fit.f); // the same computation
+        assert_true(tc_surfel_fit_value(&fit, x) == fit.f);
+        // Half an h away the model of a smooth surface stays within a small fraction of h.
+        tc_vec3 dir = tc_v3_normalize(tc_v3(0.3, 1, -0.5)), y = tc_v3_madd(x, 0.5 * h, dir), z = tc_v3_madd(x, 0.25 * h, dir);
+        worst = fmax(worst, fabs(tc_surfel_fit_value(&fit, y) - tc_surfel_surface_eval(&A->surface, y, NULL)));
+        worst_quarter = fmax(worst_quarter, fabs(tc_surfel_fit_value(&fit, z) - tc_surfel_surface_eval(&A->surface, z, NULL)));
+    }
+    print_message("fit model vs MLS f: worst %.2g h at h/4, %.2g h at h/2\n", worst_quarter / h, worst / h);
+    assert_true(worst_quarter < 1e-3 * h); // the reach the contact search trusts the fits to
+    assert_true(worst < 0.01 * h);
+    tc_points_body_free(A);
+    tc_points_body_free(B);
+}
+
+// The root search on local fits lands on the same contact surface points as the search with
+// an exact MLS fit at every evaluation.
+static void test_seeds_on_fits_match_exact_roots(void** state) {
+    (void)state;
+    const tc_real overlaps[] = {0.004, 0.012, 0.03}; // the deepest seeds ~3h long
+    for (int o = 0; o < 3; ++o) {
+        tc_points_body *A, *B;
+        make_spheres(overlaps[o], &A, &B);
+        tc_surfel_contact counts = {0};
+        tc_surfel_points fast = {0}, exact = {0};
+        tc_surfel_contact_seeds(A, B, false, &counts, &fast);
+        tc_surfel_contact_seeds(A, B, true, &counts, &exact);
+        assert_true(fast.count > 20);
+        assert_int_equal(fast.count, exact.count);
+        tc_real h = fmin(A->surface.h, B->surface.h), worst = 0, F = 0;
+        for (int i = 0; i < fast.count; ++i) {
+            worst = fmax(worst, tc_v3_dist(fast.data[i], exact.data[i]));
+            F = fmax(F, fabs(tc_contact_surface_function(A, B, fast.data[i])) / (A->mat.youngs + B->mat.youngs));
+        }
+        print_message("overlap %g m: %d seeds, worst distance to the exact roots %.2g h, |F|/(E_A+E_B) <= %.2g h\n", overlaps[o],
+                      fast.count, worst / h, F / h);
+        assert_true(worst < 1e-3 * h);
+        assert_true(F < 1e-4 * h);
+        // Resampled and relaxed samples are re-projected on the local fits: still on F = 0.
+        tc_surfel_contact c = {0};
+        tc_surfel_contact_params p = params(A->resample_spacing);
+        assert_true(tc_surfel_contact_surface(A, B, &p, &c) > 20);
+        tc_real F_final = 0;
+        for (int i = 0; i < c.points.count; ++i)
+            F_final = fmax(F_final, fabs(tc_contact_surface_function(A, B, c.points.data[i])) / (A->mat.youngs + B->mat.youngs));
+        print_message("  %d relaxed samples: |F|/(E_A+E_B) <= %.2g h\n", c.points.count, F_final / h);
+        assert_true(F_final < 1e-3 * h);
+        tc_surfel_contact_free(&c);
+        tc_array_free(&fast);
+        tc_array_free(&exact);
+        tc_points_body_free(A);
+        tc_points_body_free(B);
+    }
+}
+
+// Colliding flags of A's and B's surfels after seeding (fast classification or a fit per surfel).
+static void classify(tc_points_body* A, tc_points_body* B, bool exact, uint8_t* flags_a, uint8_t* flags_b, int* count) {
+    memset(A->surfel_colliding, 0, (size_t)A->ns);
+    memset(B->surfel_colliding, 0, (size_t)B->ns);
+    tc_surfel_contact counts = {0};
+    tc_surfel_points seeds = {0};
+    tc_surfel_contact_seeds(A, B, exact, &counts, &seeds);
+    memcpy(flags_a, A->surfel_colliding, (size_t)A->ns);
+    memcpy(flags_b, B->surfel_colliding, (size_t)B->ns);
+    *count = counts.colliding_a + counts.colliding_b;
+    tc_array_free(&seeds);
+}
+
+// The classification skips the fit of surfels a neighbour's f bounds clearly outside: it must
+// flag exactly the surfels a fit per surfel flags, on spheres and on boxes (sharp edges, where
+// f changes fastest), aligned and rotated, and on the benchmark's pair.
+static void test_classification_matches_a_fit_per_surfel(void** state) {
+    (void)state;
+    tc_real bench_spacing = sqrt(4 * TC_PI * 0.01 / 1e4);
+    const struct { int shape_a, shape_b; tc_real spacing, angle; tc_vec3 axis, at; } cases[] = {
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.18, 0, 0}},
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.196, 0, 0}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0, {1, 0, 0}, {0.18, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}},
+        {TC_POINTS_BOX, TC_POINTS_SPHERE, 0.01, 0, {1, 0, 0}, {0.18, 0.07, 0.05}},
+        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        tc_points_body_def d = tc_points_body_def_default();
+        d.radius = 0.1;
+        d.half_extents = tc_v3(0.1, 0.1, 0.1);
+        d.phyxel_spacing = 0.022;
+        d.surfel_spacing = cases[c].spacing;
+        d.shape = cases[c].shape_a;
+        tc_points_body* A = build(d);
+        d.shape = cases[c].shape_b;
+        d.base.pose.p = cases[c].at;
+        tc_vec3 axis = tc_v3_normalize(cases[c].axis);
+        tc_real s = sin(0.5 * cases[c].angle);
+        d.base.pose.q = (tc_quat){axis.x * s, axis.y * s, axis.z * s, cos(0.5 * cases[c].angle)};
+        tc_points_body* B = build(d);
+        uint8_t *fa = tc_alloc((size_t)A->ns), *fb = tc_alloc((size_t)B->ns), *ea = tc_alloc((size_t)A->ns), *eb = tc_alloc((size_t)B->ns);
+        int fast_count, exact_count;
+        classify(A, B, false, fa, fb, &fast_count);
+        classify(A, B, true, ea, eb, &exact_count);
+        print_message("case %zu: %d colliding surfels\n", c, exact_count);
+        assert_true(exact_count > 20);
+        assert_int_equal(fast_count, exact_count);
+        assert_memory_equal(fa, ea, (size_t)A->ns);
+        assert_memory_equal(fb, eb, (size_t)B->ns);
+        tc_free(fa, (size_t)A->ns);
+        tc_free(fb, (size_t)B->ns);
+        tc_free(ea, (size_t)A->ns);
+        tc_free(eb, (size_t)B->ns);
+        tc_points_body_free(A);
+        tc_points_body_free(B);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
@@ -226,6 +375,10 @@ int main(void) {
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
+        cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
+        cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
+        cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
+        cmocka_unit_test_setup(test_classification_matches_a_fit_per_surfel, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,8 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt);
 void tc_points_fracture(tc_world* w, int index);
 /// Adds the force f at world point p spread with poly6 weights over nearby phyxels (sum kept).
 void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f);
+/// The same for count forces sign * f[k] at p[k], in order (one phyxel grid for the batch).
+void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign);
 /// Velocity of surfel k (interpolated from the phyxels).
 tc_vec3 tc_points_surfel_velocity(const tc_points_body* b, int k);
 /// Creates the body record from a validated def (no world registration).

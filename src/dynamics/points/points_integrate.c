@@ -135,30 +135,75 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt) {
     }
 }
 
-void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) {
+// Scratch of a batch of distributions: a grid over the phyxels and index lists.
+typedef struct distribute_scratch {
+    tc_point_grid grid;
+    int *near, *all;
+    int capacity;
+    tc_real h;   ///< default support (twice the mean phyxel radius)
+} distribute_scratch;
+
+static void sort_ints(int* v, int n) {
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
+            int t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+// One force spread with poly6 weights over the phyxels within the support h, grown to the
+// K-th nearest phyxel when fewer than K are within it. Sums run in phyxel index order.
+static void distribute_one(tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_vec3 f) {
     enum { K = 6 };
-    tc_real rmean = 0;
-    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
-    tc_real h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
-    tc_real best[K];
-    int n = 0;
-    for (int i = 0; i < b->np; ++i) {
-        tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
-        int pos = n < K ? n++ : K;
-        if (pos == K && d >= best[K - 1]) continue;
-        if (pos == K) pos = K - 1;
-        while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
-        best[pos] = d;
+    tc_real h = w->h;
+    int count = tc_point_grid_query(&w->grid, b->x, p, h, &w->near, &w->capacity), kept = 0;
+    for (int q = 0; q < count; ++q) // strictly within the support, where poly6 > 0
+        if (tc_v3_len2(tc_v3_sub(b->x[w->near[q]], p)) < h * h) w->near[kept++] = w->near[q];
+    count = kept;
+    int* near = w->near;
+    sort_ints(near, count);
+    if (count < K && count < b->np) { // grow the support to the K-th nearest phyxel
+        tc_real best[K];
+        int n = 0;
+        for (int i = 0; i < b->np; ++i) {
+            tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
+            int pos = n < K ? n++ : K;
+            if (pos == K && d >= best[K - 1]) continue;
+            if (pos == K) pos = K - 1;
+            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+            best[pos] = d;
+        }
+        if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
+        count = 0;
+        near = w->all;
+        for (int i = 0; i < b->np; ++i)
+            if (tc_v3_len2(tc_v3_sub(b->x[i], p)) < h * h) near[count++] = i;
     }
-    if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
     tc_real wsum = 0;
-    for (int i = 0; i < b->np; ++i) wsum += tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
+    for (int q = 0; q < count; ++q) wsum += tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
     if (!(wsum > 0)) return;
-    for (int i = 0; i < b->np; ++i) {
-        tc_real w = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[i], p)), h);
-        if (w > 0) b->f_ext[i] = tc_v3_madd(b->f_ext[i], w / wsum, f);
+    for (int q = 0; q < count; ++q) {
+        tc_real wq = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
+        if (wq > 0) b->f_ext[near[q]] = tc_v3_madd(b->f_ext[near[q]], wq / wsum, f);
     }
 }
+
+void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign) {
+    if (count <= 0 || b->np <= 0) return;
+    distribute_scratch w = {0};
+    tc_real rmean = 0;
+    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
+    w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
+    tc_point_grid_build(&w.grid, b->x, b->np, w.h);
+    w.all = tc_alloc((size_t)b->np * sizeof(int));
+    for (int k = 0; k < count; ++k) distribute_one(b, &w, p[k], tc_v3_scale(f[k], sign));
+    tc_free(w.all, (size_t)b->np * sizeof(int));
+    if (w.near) tc_free(w.near, (size_t)w.capacity * sizeof(int));
+    tc_point_grid_free(&w.grid);
+}
+
+void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) { tc_points_distribute_forces(b, &p, &f, 1, 1); }
 
 tc_vec3 tc_points_surfel_velocity(const tc_points_body* b, int k) { return b->sv[k]; }
 
