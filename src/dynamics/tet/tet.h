@@ -16,7 +16,8 @@ typedef struct tc_tet_solver {
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
     tc_real* inv_mass;   ///< n: the preconditioner, 1/m (0 for fixed vertices)
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    tc_vec3* work;       ///< 7 n vectors of scratch
+    tc_vec3* work;       ///< 6 n vectors of scratch
+    tc_vec3* dv;         ///< n: the last step's velocity change, the next CG's first guess
     int iterations;      ///< CG iterations of the last step (diagnostics)
 } tc_tet_solver;
 

@@ -147,8 +147,8 @@ bool tc_tet_solver_init(tc_tet_body* b) {
     b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
     s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_mass = tc_alloc(n * sizeof(tc_real));
     s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
-    s->work = tc_calloc(7 * n, sizeof(tc_vec3));
-    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->adj_edge || !s->tet_edges || !s->work) return false;
+    s->work = tc_calloc(6 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3));
+    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->adj_edge || !s->tet_edges || !s->work || !s->dv) return false;
     for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
         int u = b->edges[2 * e], v = b->edges[2 * e + 1];
         s->adj_edge[find_slot(b, u, v)] = e;
@@ -172,7 +172,7 @@ void tc_tet_solver_free(tc_tet_body* b) {
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
     tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_mass, n * sizeof(tc_real));
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
-    tc_free(s->work, 7 * n * sizeof(tc_vec3));
+    tc_free(s->work, 6 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3));
     memset(s, 0, sizeof *s);
     b->grads = NULL;
 }

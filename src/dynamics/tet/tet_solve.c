@@ -23,19 +23,22 @@ static void form_system(tc_tet_body* b, tc_real stiff) {
     }
 }
 
-// Conjugate gradients from dv = 0 until |r| <= 1e-8 |rhs|; fixed vertices (unreferenced ones
-// included, which have no mass) keep a zero residual and a zero dv. Returns the iterations.
+// Conjugate gradients until |r| <= 1e-8 |rhs|, warm-started from x (the last step's dv: the
+// velocity change varies slowly from step to step); fixed vertices (unreferenced ones included,
+// which have no mass) keep a zero residual and a zero dv. Returns the iterations.
 static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
     const tc_real* inv_mass = b->solver.inv_mass;
     tc_vec3 *r = work, *z = work + n, *p = work + 2 * n, *q = work + 3 * n;
+    tc_real rr0 = 0;
+    for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
+    tc_tet_multiply(b, x, q);
     for (int i = 0; i < n; ++i) {
-        x[i] = tc_v3_zero();
-        r[i] = b->fixed[i] ? tc_v3_zero() : rhs[i];
+        r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_sub(rhs[i], q[i]);
         z[i] = tc_v3_scale(r[i], inv_mass[i]);
         p[i] = z[i];
     }
-    tc_real rz = dot_all(r, z, n), rr = dot_all(r, r, n), tolerance = 1e-16 * rr;
+    tc_real rz = dot_all(r, z, n), rr = dot_all(r, r, n), tolerance = 1e-16 * rr0;
     int it = 0;
     for (; it < 2000 && rr > tolerance && rz > 0; ++it) {
         tc_tet_multiply(b, p, q);
@@ -58,7 +61,7 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) 
 
 void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
     int n = b->n;
-    tc_vec3 *rhs = b->solver.work, *dv = rhs + n, *kv = rhs + 2 * n, *work = rhs + 3 * n;
+    tc_vec3 *rhs = b->solver.work, *dv = b->solver.dv, *kv = rhs + n, *work = rhs + 2 * n;
     tc_vec3 user = tc_v3_scale(b->user_force, 1 / b->total_mass);
     for (int i = 0; i < n; ++i) b->f[i] = tc_v3_madd(b->f[i], b->m[i], tc_v3_add(g, user));
     tc_tet_assemble(b);
