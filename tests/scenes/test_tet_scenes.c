@@ -36,34 +36,58 @@ static void test_cubes_bounce_apart(void** state) {
     }
 }
 
-// The pile settles: in the fifth second its kinetic energy stays below 0.08 J (it kept 0.07-0.16 J
-// while the tet-tet penalty was explicit with an m/h damper cap and the rigid coupling's damper
-// overshot; 0.03-0.05 J now, against a 75 J impact peak), and no sphere sinks into another.
+// Statistics of one second of the pile (60 steps): mean kinetic energy, mean and largest
+// per-step deepest contact, closest pair of sphere centres.
+typedef struct pile_window {
+    tc_real ke_mean, depth_mean, depth_max, closest;
+} pile_window;
+
+static pile_window pile_second(tc_scene* s) {
+    tc_world* w = tc_scene_world(s);
+    pile_window r = {0, 0, 0, 1e9};
+    for (int i = 0; i < 60; ++i) {
+        run(s, 1, NULL);
+        tc_world_stats st = tc_world_get_stats(w);
+        r.ke_mean += st.kinetic_energy / 60;
+        r.depth_mean += st.max_penetration / 60;
+        r.depth_max = fmax(r.depth_max, st.max_penetration);
+        for (int a = 0; a < 4; ++a)
+            for (int b = a + 1; b < 4; ++b) {
+                char na[16], nb[16];
+                snprintf(na, sizeof na, "ball_%d", a);
+                snprintf(nb, sizeof nb, "ball_%d", b);
+                tc_vec3 pa = tc_body_get_pose(w, tc_world_find_body(w, na)).p, pb = tc_body_get_pose(w, tc_world_find_body(w, nb)).p;
+                r.closest = fmin(r.closest, tc_v3_dist(pa, pb));
+            }
+    }
+    return r;
+}
+
+// The pile comes to rest, no sphere inside another. The pile is chaotic: the single largest
+// kinetic energy of a late second moves between 0.05 and 0.5 J with nothing but the CG's
+// rounding (tolerance 1e-7 ... 1e-12, warm start or not, a 1e-6 m shift of the drop), so the
+// criteria are averages over a second, relative to the impact (peak ~75 J), plus the trend:
+// - the fifth second's mean KE is below 2e-3 of the peak (0.029-0.093 J over 49 such runs;
+//   0.36 J with no material damping);
+// - it is at most half the fourth second's (ratio 0.10-0.32 in those runs): still settling, not
+//   a steady jitter. With no material damping the ratio is 1.1; with the tet-tet normal penalty
+//   explicit, 2.1 (KE rising again). A pile already below 1e-4 of the peak needs no trend.
+// - the per-step deepest contact averages below 3 cm (2.0-2.3 cm) and never passes 7.5 cm (half
+//   a radius; single-step spikes reach 6.6 cm), sphere centres stay 0.22 m apart (radius 0.15).
 static void test_spheres_pile_settles(void** state) {
     (void)state;
     tc_scene* s = tc_test_load_scene("tet_sphere_stack");
-    tc_world* w = tc_scene_world(s);
-    tc_real ke_max = 0, ke_late = 0, deepest = 0;
-    run(s, 240, &ke_max);
-    for (int i = 0; i < 60; ++i) {
-        run(s, 1, NULL);
-        ke_late = fmax(ke_late, tc_world_get_stats(w).kinetic_energy);
-        deepest = fmax(deepest, tc_world_get_stats(w).max_penetration);
-    }
-    tc_real closest = 1e9;
-    for (int a = 0; a < 4; ++a)
-        for (int b = a + 1; b < 4; ++b) {
-            char na[16], nb[16];
-            snprintf(na, sizeof na, "ball_%d", a);
-            snprintf(nb, sizeof nb, "ball_%d", b);
-            tc_vec3 pa = tc_body_get_pose(w, tc_world_find_body(w, na)).p, pb = tc_body_get_pose(w, tc_world_find_body(w, nb)).p;
-            closest = fmin(closest, tc_v3_dist(pa, pb));
-        }
-    printf("tet_sphere_stack: KE at most %.3g J in the fifth second (peak %.3g J), deepest contact %.3g m, closest centres %.3f m\n", ke_late,
-           ke_max, deepest, closest);
-    assert_true(ke_late < 0.08);
-    assert_true(deepest < 0.05);
-    assert_true(closest > 0.22); // radius 0.15 (a coarse lattice ball, 4 cubes across): none inside another
+    tc_real ke_peak = 0;
+    run(s, 180, &ke_peak);
+    pile_window fourth = pile_second(s), fifth = pile_second(s);
+    printf("tet_sphere_stack: peak KE %.3g J; mean KE %.3g J in the fourth second, %.3g J in the fifth; deepest contact %.3g m on "
+           "average, %.3g m at most; closest centres %.3f m\n",
+           ke_peak, fourth.ke_mean, fifth.ke_mean, fifth.depth_mean, fifth.depth_max, fmin(fourth.closest, fifth.closest));
+    assert_true(ke_peak > 50); // the drop happened
+    assert_true(fifth.ke_mean < 2e-3 * ke_peak);
+    assert_true(fifth.ke_mean < 0.5 * fourth.ke_mean || fifth.ke_mean < 1e-4 * ke_peak);
+    assert_true(fifth.depth_mean < 0.03 && fifth.depth_max < 0.075);
+    assert_true(fmin(fourth.closest, fifth.closest) > 0.22);
     tc_scene_destroy(s);
 }
 
