@@ -141,20 +141,38 @@ static void rest_gradients(const tc_mat3* G, tc_vec3 g[4]) {
     g[0] = tc_v3_neg(tc_v3_add(tc_v3_add(g[1], g[2]), g[3]));
 }
 
+// Full block rows for the solve: row i lists its columns below i, then those above.
+static void build_rows(tc_tet_body* b) {
+    tc_tet_solver* s = &b->solver;
+    for (int i = 0; i < b->n; ++i) {
+        int k = b->adj_start[i];
+        for (int pass = 0; pass < 2; ++pass) {
+            if (pass == 1) s->row_split[i] = k;
+            for (int a = b->adj_start[i]; a < b->adj_start[i + 1]; ++a) {
+                if ((b->adj[a] > i) != (pass == 1)) continue;
+                s->row_col[k] = b->adj[a], s->row_edge[k] = s->adj_edge[a];
+                k++;
+            }
+        }
+    }
+}
+
 bool tc_tet_solver_init(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = (size_t)b->adj_start[b->n], ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
     b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
-    s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_mass = tc_alloc(n * sizeof(tc_real));
+    s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_diag = tc_alloc(n * sizeof(tc_mat3)), s->row_split = tc_alloc(n * sizeof(int));
     s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
-    s->work = tc_calloc(6 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3));
-    if (!b->grads || !s->diag || !s->inv_mass || !s->off || !s->adj_edge || !s->tet_edges || !s->work || !s->dv) return false;
+    s->rows = tc_alloc(nnz * sizeof(tc_mat3)), s->row_col = tc_alloc(nnz * sizeof(int)), s->row_edge = tc_alloc(nnz * sizeof(int));
+    s->work = tc_calloc(7 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3));
+    if (!b->grads || !s->diag || !s->inv_diag || !s->row_split || !s->work || !s->dv) return false;
+    if (nnz > 0 && (!s->off || !s->adj_edge || !s->tet_edges || !s->rows || !s->row_col || !s->row_edge)) return false;
     for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
         int u = b->edges[2 * e], v = b->edges[2 * e + 1];
         s->adj_edge[find_slot(b, u, v)] = e;
         s->adj_edge[find_slot(b, v, u)] = e;
     }
-    for (int i = 0; i < b->n; ++i) s->inv_mass[i] = b->fixed[i] ? 0 : 1 / b->m[i]; // fixed vertices keep a zero residual
+    build_rows(b);
     for (int t = 0; t < b->tet_count; ++t) {
         const int* q = b->tets + 4 * t;
         rest_gradients(&b->inv_dm[t], b->grads + 4 * t);
@@ -170,9 +188,10 @@ void tc_tet_solver_free(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0, ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
-    tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_mass, n * sizeof(tc_real));
+    tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_diag, n * sizeof(tc_mat3)), tc_free(s->row_split, n * sizeof(int));
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
-    tc_free(s->work, 6 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3));
+    tc_free(s->rows, nnz * sizeof(tc_mat3)), tc_free(s->row_col, nnz * sizeof(int)), tc_free(s->row_edge, nnz * sizeof(int));
+    tc_free(s->work, 7 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3));
     memset(s, 0, sizeof *s);
     b->grads = NULL;
 }
