@@ -46,14 +46,15 @@ static void system_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) 
 // Conjugate gradients preconditioned by symmetric Gauss-Seidel, P = W D^-1 W^T with W = D + L
 // (A = L + D + U, U = L^T), in Eisenstat's form: CG runs on W^-1 A W^-T, whose product costs one
 // backward sweep t = W^-T p and one forward sweep W^-1 (p - D t) (A = W + W^T - D), so every
-// block is read once per iteration instead of three times (product, then both sweeps of P). The
-// forward sweep also gives L t, hence A t = p + L t, and the true residual r = b - A x is
-// updated alongside: the stopping rule is |r| <= 1e-8 |rhs|, as with plain CG. Warm-started from
-// x (the last step's dv: the velocity change varies slowly from step to step); fixed vertices
-// (unreferenced ones included, which have no mass) have zero rows and keep r = 0 and dv = 0.
-// Returns the iterations.
+// block is read once per iteration instead of three times (product, then both sweeps of P); the
+// solution is updated by x += alpha t. The stopping rule is that of plain CG, |r| <= 1e-8 |rhs|
+// for the residual r = W rh of the transformed one rh; r costs a pass over the lower blocks, so
+// it is only formed when rh . D rh (free: CG needs it), scaled by the ratio |r|^2 / rh . D rh of
+// the last check, says the rule may hold. Warm-started from x (the last step's dv: the velocity
+// change varies slowly from step to step); fixed vertices (unreferenced ones included, which have
+// no mass) have zero rows and keep r = 0 and dv = 0. Returns the iterations.
 typedef struct cg_vectors {
-    tc_vec3 *r, *rh, *p, *t, *q, *at; ///< residual, transformed residual, direction, W^-T p, W^-1 A W^-T p, A t
+    tc_vec3 *rh, *p, *t, *q; ///< transformed residual, direction, W^-T p, W^-1 A W^-T p
 } cg_vectors;
 
 // rh = W^-1 r (forward sweep).
@@ -66,7 +67,19 @@ static void forward_solve(const tc_tet_body* b, const tc_vec3* r, tc_vec3* rh) {
     }
 }
 
-// v->t = W^-T p, v->q = W^-1 A W^-T p = t + W^-1 (p - D t), v->at = A t = p + L t.
+// |W rh|^2, the squared norm of the residual r.
+static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
+    const tc_tet_solver* s = &b->solver;
+    tc_real sum = 0;
+    for (int i = 0; i < b->n; ++i) {
+        tc_vec3 r = tc_mat3_mul_v3(s->diag[i], rh[i]);
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) r = tc_v3_add(r, tc_mat3_mul_v3(s->rows[k], rh[s->row_col[k]]));
+        sum += tc_v3_dot(r, r);
+    }
+    return sum;
+}
+
+// v->t = W^-T p, then v->q = W^-1 A W^-T p = t + W^-1 (p - D t).
 static void transformed_multiply(const tc_tet_body* b, cg_vectors* v) {
     const tc_tet_solver* s = &b->solver;
     for (int i = b->n - 1; i >= 0; --i) {
@@ -75,47 +88,47 @@ static void transformed_multiply(const tc_tet_body* b, cg_vectors* v) {
         v->t[i] = tc_mat3_mul_v3(s->inv_diag[i], sum);
     }
     for (int i = 0; i < b->n; ++i) { // y = q - t solves W y = p - D t
-        tc_vec3 lq = tc_v3_zero(), lt = tc_v3_zero();
+        tc_vec3 sum = tc_v3_sub(v->p[i], tc_mat3_mul_v3(s->diag[i], v->t[i]));
         for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) {
             int j = s->row_col[k];
-            lq = tc_v3_add(lq, tc_mat3_mul_v3(s->rows[k], v->q[j]));
-            lt = tc_v3_add(lt, tc_mat3_mul_v3(s->rows[k], v->t[j]));
+            sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], tc_v3_sub(v->q[j], v->t[j])));
         }
-        tc_vec3 y = tc_mat3_mul_v3(s->inv_diag[i], tc_v3_sub(tc_v3_sub(v->p[i], tc_mat3_mul_v3(s->diag[i], v->t[i])), tc_v3_sub(lq, lt)));
-        v->q[i] = tc_v3_add(v->t[i], y);
-        v->at[i] = tc_v3_add(v->p[i], lt);
+        v->q[i] = tc_v3_add(v->t[i], tc_mat3_mul_v3(s->inv_diag[i], sum));
     }
 }
 
 static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
-    cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n, work + 5 * n};
+    const tc_mat3* diag = b->solver.diag;
+    cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n};
+    tc_vec3* r = v.q; // the initial residual, before q is needed
     tc_real rr0 = 0, rr = 0, rho = 0;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
-    system_multiply(b, x, v.q);
-    for (int i = 0; i < n; ++i) v.r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_sub(rhs[i], v.q[i]), rr += tc_v3_dot(v.r[i], v.r[i]);
-    forward_solve(b, v.r, v.rh);
+    system_multiply(b, x, r);
+    for (int i = 0; i < n; ++i) r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_sub(rhs[i], r[i]), rr += tc_v3_dot(r[i], r[i]);
+    forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
-        v.p[i] = tc_mat3_mul_v3(b->solver.diag[i], v.rh[i]);
+        v.p[i] = tc_mat3_mul_v3(diag[i], v.rh[i]);
         rho += tc_v3_dot(v.rh[i], v.p[i]);
     }
-    tc_real tolerance = 1e-16 * rr0;
+    tc_real tolerance = 1e-16 * rr0, ratio = rho > 0 ? rr / rho : 0; // |r|^2 per rh . D rh at the last check
     int it = 0;
     for (; it < 2000 && rr > tolerance && rho > 0; ++it) {
         transformed_multiply(b, &v);
         tc_real pq = dot_all(v.p, v.q, n);
         if (!(pq > 0)) break;
         tc_real alpha = rho / pq, rho_new = 0;
-        rr = 0;
         for (int i = 0; i < n; ++i) {
             x[i] = tc_v3_madd(x[i], alpha, v.t[i]);
-            v.r[i] = tc_v3_madd(v.r[i], -alpha, v.at[i]);
             v.rh[i] = tc_v3_madd(v.rh[i], -alpha, v.q[i]);
-            rr += tc_v3_dot(v.r[i], v.r[i]);
-            rho_new += tc_v3_dot(v.rh[i], tc_mat3_mul_v3(b->solver.diag[i], v.rh[i]));
+            rho_new += tc_v3_dot(v.rh[i], tc_mat3_mul_v3(diag[i], v.rh[i]));
         }
-        for (int i = 0; i < n; ++i) v.p[i] = tc_v3_madd(tc_mat3_mul_v3(b->solver.diag[i], v.rh[i]), rho_new / rho, v.p[i]);
+        for (int i = 0; i < n; ++i) v.p[i] = tc_v3_madd(tc_mat3_mul_v3(diag[i], v.rh[i]), rho_new / rho, v.p[i]);
         rho = rho_new;
+        if (ratio * rho <= 4 * tolerance) { // may be converged: check the true residual
+            rr = residual_norm2(b, v.rh);
+            ratio = rho > 0 ? rr / rho : 0;
+        }
     }
     return it;
 }
