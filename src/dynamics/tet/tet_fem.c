@@ -61,39 +61,29 @@ void tc_tet_elastic_forces(tc_tet_body* b) {
     }
 }
 
-// Block (a, c) of R K R^T, the force on a per displacement of c (negated): for the linear
-// element K_ac = V [mu (g_a.g_c) I + mu g_c g_a^T + lambda g_a g_c^T], so with rotated gradients
-// r = R g the warped block needs no matrix product.
-static tc_mat3 stiffness_block(const tc_tet_body* b, tc_real vol, tc_vec3 ga, tc_vec3 gc, tc_vec3 ra, tc_vec3 rc) {
-    tc_real d = b->mu * tc_v3_dot(ga, gc);
-    tc_real ar[3] = {ra.x, ra.y, ra.z}, cr[3] = {rc.x, rc.y, rc.z};
-    tc_mat3 K;
+// Adds block (a, c) of R K R^T, the force on a per displacement of c (negated), to *target:
+// for the linear element K_ac = V [mu (g_a.g_c) I + mu g_c g_a^T + lambda g_a g_c^T], so with
+// rotated gradients r = R g the warped block is mu V r_c r_a^T + lambda V r_a r_c^T + d I, no
+// matrix product. Its transpose, block (c, a), is the same with r_a and r_c swapped.
+static void add_stiffness_block(tc_mat3* target, tc_real mu_v, tc_real lambda_v, tc_real d, tc_vec3 ra, tc_vec3 rc) {
+    const tc_real a[3] = {ra.x, ra.y, ra.z}, c[3] = {rc.x, rc.y, rc.z};
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) K.m[i][j] = vol * (b->mu * cr[i] * ar[j] + b->lambda * ar[i] * cr[j] + (i == j ? d : 0));
-    return K;
-}
-
-static void add_to(tc_mat3* target, const tc_mat3* block) {
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) target->m[i][j] += block->m[i][j];
+        for (int j = 0; j < 3; ++j) target->m[i][j] += mu_v * c[i] * a[j] + lambda_v * a[i] * c[j];
+    for (int i = 0; i < 3; ++i) target->m[i][i] += d;
 }
 
 static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
     const int* q = b->tets + 4 * t;
     const tc_vec3* g = b->grads + 4 * t;
     const int* edges = b->solver.tet_edges + 6 * t;
-    tc_real vol = b->volume[t];
+    tc_real mu_v = b->mu * b->volume[t], lambda_v = b->lambda * b->volume[t];
     tc_vec3 r[4];
     for (int j = 0; j < 4; ++j) r[j] = tc_mat3_mul_v3(R, g[j]);
-    for (int j = 0; j < 4; ++j) {
-        tc_mat3 K = stiffness_block(b, vol, g[j], g[j], r[j], r[j]);
-        add_to(&b->solver.diag[q[j]], &K);
-    }
+    for (int j = 0; j < 4; ++j) add_stiffness_block(&b->solver.diag[q[j]], mu_v, lambda_v, mu_v * tc_v3_dot(g[j], g[j]), r[j], r[j]);
     for (int k = 0; k < 6; ++k) { // the stored block is (lower index, higher index); K_ca = K_ac^T
         int a = k_pairs[k][0], c = k_pairs[k][1];
-        tc_mat3 K = stiffness_block(b, vol, g[a], g[c], r[a], r[c]);
-        if (q[a] > q[c]) K = tc_mat3_transpose(K);
-        add_to(&b->solver.off[edges[k]], &K);
+        if (q[a] > q[c]) a = k_pairs[k][1], c = k_pairs[k][0];
+        add_stiffness_block(&b->solver.off[edges[k]], mu_v, lambda_v, mu_v * tc_v3_dot(g[a], g[c]), r[a], r[c]);
     }
 }
 
