@@ -104,8 +104,15 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) 
     tc_vec3* r = v.q; // the initial residual, before q is needed
     tc_real rr0 = 0, rr = 0, rho = 0;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
-    system_multiply(b, x, r);
-    for (int i = 0; i < n; ++i) r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_sub(rhs[i], r[i]), rr += tc_v3_dot(r[i], r[i]);
+    system_multiply(b, x, r); // A x, then x scaled to the multiple of it nearest the solution in the A-norm
+    tc_real xb = 0, xax = 0;
+    for (int i = 0; i < n; ++i) xb += b->fixed[i] ? 0 : tc_v3_dot(x[i], rhs[i]), xax += tc_v3_dot(x[i], r[i]);
+    tc_real scale = xax > 0 ? xb / xax : 0;
+    for (int i = 0; i < n; ++i) {
+        x[i] = tc_v3_scale(x[i], scale);
+        r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_madd(rhs[i], -scale, r[i]);
+        rr += tc_v3_dot(r[i], r[i]);
+    }
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
         v.p[i] = tc_mat3_mul_v3(diag[i], v.rh[i]);
