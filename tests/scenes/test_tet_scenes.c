@@ -63,15 +63,19 @@ static pile_window pile_second(tc_scene* s) {
     return r;
 }
 
-// The pile comes to rest, no sphere inside another. The pile is chaotic: the single largest
-// kinetic energy of a late second moves between 0.05 and 0.5 J with nothing but the CG's
-// rounding (tolerance 1e-7 ... 1e-12, warm start or not, a 1e-6 m shift of the drop), so the
-// criteria are averages over a second, relative to the impact (peak ~75 J), plus the trend:
-// - the fifth second's mean KE is below 2e-3 of the peak (0.029-0.093 J over 49 such runs;
-//   0.36 J with no material damping);
-// - it is at most half the fourth second's (ratio 0.10-0.32 in those runs): still settling, not
-//   a steady jitter. With no material damping the ratio is 1.1; with the tet-tet normal penalty
-//   explicit, 2.1 (KE rising again). A pile already below 1e-4 of the peak needs no trend.
+// The pile comes to rest, no sphere inside another. The pile is chaotic: which ball rolls about
+// its pocket when, and the largest KE of a late second (0.05 ... 0.5 J), change with nothing but
+// the CG's rounding (tolerance 1e-7 ... 1e-12, a 1e-6 m shift of the drop). So the criteria are
+// one-second means relative to the impact (peak ~75 J) and their trend:
+// - settled by the fifth second: its mean KE is below 2e-3 of the peak and at most half the
+//   fourth second's (or below 1e-4 of the peak); 0.02-0.05 J and ratios 0.1-0.3 in most runs;
+// - or, when a ball still rolls about its pocket then (3 of 49 runs: up to 0.36 J, more than in
+//   the fourth second), at rest later: the mean KE of one of seconds 6-10 is below 6.7e-4 of the
+//   peak (0.05 J; a pile at rest sits at 0.007-0.036 J).
+// A jittering pile does neither: with no material damping it stays at 0.31-0.33 J from the third
+// second on; with the tet-tet normal penalty explicit, its KE rises from 0.04 J in the fourth
+// second to 0.08 J in the fifth and stays at 0.078-0.10 J. 42 runs at CG tolerances 1e-7 ...
+// 1e-12 (7 drops each) pass; at 1e-6 one drop of 7 jitters at 0.1 J for 7 s and fails.
 // - the per-step deepest contact averages below 3 cm (2.0-2.3 cm) and never passes 7.5 cm (half
 //   a radius; single-step spikes reach 6.6 cm), sphere centres stay 0.22 m apart (radius 0.15).
 static void test_spheres_pile_settles(void** state) {
@@ -79,15 +83,23 @@ static void test_spheres_pile_settles(void** state) {
     tc_scene* s = tc_test_load_scene("tet_sphere_stack");
     tc_real ke_peak = 0;
     run(s, 180, &ke_peak);
-    pile_window fourth = pile_second(s), fifth = pile_second(s);
-    printf("tet_sphere_stack: peak KE %.3g J; mean KE %.3g J in the fourth second, %.3g J in the fifth; deepest contact %.3g m on "
-           "average, %.3g m at most; closest centres %.3f m\n",
-           ke_peak, fourth.ke_mean, fifth.ke_mean, fifth.depth_mean, fifth.depth_max, fmin(fourth.closest, fifth.closest));
+    pile_window fourth = pile_second(s), fifth = pile_second(s), late = fifth;
+    bool settled = fifth.ke_mean < 2e-3 * ke_peak && (fifth.ke_mean < 0.5 * fourth.ke_mean || fifth.ke_mean < 1e-4 * ke_peak);
+    tc_real ke_late = 1e9;
+    for (int second = 6; second <= 10 && !settled; ++second) { // still rolling: does it come to rest later?
+        pile_window r = pile_second(s);
+        ke_late = fmin(ke_late, r.ke_mean);
+        late.depth_mean = (late.depth_mean * (second - 5) + r.depth_mean) / (second - 4);
+        late.depth_max = fmax(late.depth_max, r.depth_max), late.closest = fmin(late.closest, r.closest);
+    }
+    printf("tet_sphere_stack: peak KE %.3g J; mean KE %.3g J in the fourth second, %.3g J in the fifth", ke_peak, fourth.ke_mean, fifth.ke_mean);
+    if (!settled) printf(", %.3g J in the quietest of seconds 6-10", ke_late);
+    printf("; deepest contact %.3g m on average, %.3g m at most; closest centres %.3f m\n", late.depth_mean, late.depth_max,
+           fmin(fourth.closest, late.closest));
     assert_true(ke_peak > 50); // the drop happened
-    assert_true(fifth.ke_mean < 2e-3 * ke_peak);
-    assert_true(fifth.ke_mean < 0.5 * fourth.ke_mean || fifth.ke_mean < 1e-4 * ke_peak);
-    assert_true(fifth.depth_mean < 0.03 && fifth.depth_max < 0.075);
-    assert_true(fmin(fourth.closest, fifth.closest) > 0.22);
+    assert_true(settled || ke_late < 6.7e-4 * ke_peak);
+    assert_true(late.depth_mean < 0.03 && late.depth_max < 0.075);
+    assert_true(fmin(fourth.closest, late.closest) > 0.22);
     tc_scene_destroy(s);
 }
 
