@@ -123,6 +123,14 @@ static bool point_reaches_other(const reach* r, int b, tc_vec3 p) {
 
 static tc_real reach_margin(tc_real cell) { return 1e-6 * cell; }
 
+// Can anything of body b collide at all (another body's box meets its box, or itself)?
+static bool body_in_reach(const reach* r, const tc_tet_body* body, int b) {
+    if (body->self_collision) return true;
+    for (int a = 0; a < r->count; ++a)
+        if (r->touch[b * r->count + a]) return true;
+    return false;
+}
+
 // Face boxes are inflated so that the segment test's tolerance (1e-9 relative) and the DDA's
 // rounding at cell boundaries can never lose a crossing.
 static tc_aabb face_box(const tc_tet_body* b, int f, tc_real margin) {
@@ -140,7 +148,8 @@ bool tc_tet_grid_build_faces(tc_tet_grid* g, const tc_tet_store* s) {
     bool ok = reach_init(&r, s, reach_margin(cell)) && grid_init(g, expected, cell);
     for (int bi = 0; bi < s->bodies.count && ok; ++bi) {
         const tc_tet_body* b = &s->bodies.data[bi];
-        for (int f = 0; f < b->face_count && ok; ++f) {
+        int faces = body_in_reach(&r, b, bi) ? b->face_count : 0;
+        for (int f = 0; f < faces && ok; ++f) {
             tc_aabb box = face_box(b, f, margin);
             if (!b->self_collision && !reaches_other(&r, bi, box)) continue; // no other body's edge can cross it
             int lo[3], hi[3];
@@ -238,15 +247,18 @@ bool tc_tet_find_colliding(const tc_tet_store* s, tc_tet_hit** hits) {
     bool ok = reach_init(&r, s, reach_margin(cell)) && grid_init(&h, total, cell);
     for (int bi = 0; bi < s->bodies.count && ok; ++bi) { // pass 1: every vertex that may be inside a tet
         const tc_tet_body* b = &s->bodies.data[bi];
-        for (int i = 0; i < b->n && ok; ++i) {
+        int vertices = body_in_reach(&r, b, bi) ? b->n : 0;
+        for (int i = 0; i < vertices && ok; ++i) {
             if (!(b->self_collision && b->on_surface[i]) && !point_reaches_other(&r, bi, b->x[i])) continue;
             int c[3];
             cell_of(&h, b->x[i], c);
             ok = hash_insert(&h, bi, i, c);
         }
     }
-    for (int bi = 0; bi < s->bodies.count && ok; ++bi) // pass 2: every tet that may hold a vertex
-        for (int t = 0; t < s->bodies.data[bi].tet_count; ++t) tet_against_cells(s, &h, &r, bi, t, hits);
+    for (int bi = 0; bi < s->bodies.count && ok; ++bi) { // pass 2: every tet that may hold a vertex
+        int tets = body_in_reach(&r, &s->bodies.data[bi], bi) ? s->bodies.data[bi].tet_count : 0;
+        for (int t = 0; t < tets; ++t) tet_against_cells(s, &h, &r, bi, t, hits);
+    }
     tc_tet_grid_free(&h);
     reach_free(&r);
     return ok;

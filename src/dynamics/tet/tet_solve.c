@@ -8,12 +8,6 @@
 // cost of one more product per iteration.
 #include "dynamics/tet/tet.h"
 
-static tc_real dot_all(const tc_vec3* a, const tc_vec3* c, int n) {
-    tc_real s = 0;
-    for (int i = 0; i < n; ++i) s += tc_v3_dot(a[i], c[i]);
-    return s;
-}
-
 // Turns the assembled K into the system matrix: diagonal blocks m I + stiff K_ii + C_i and the
 // off-diagonal ones stiff K_ij (stiff = h beta + h^2), copied into full rows; rows of fixed
 // vertices are zero (their dv stays 0), and so is their inverse diagonal block.
@@ -54,7 +48,7 @@ static void system_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) 
 // change varies slowly from step to step); fixed vertices (unreferenced ones included, which have
 // no mass) have zero rows and keep r = 0 and dv = 0. Returns the iterations.
 typedef struct cg_vectors {
-    tc_vec3 *rh, *p, *t, *q; ///< transformed residual, direction, W^-T p, W^-1 A W^-T p
+    tc_vec3 *rh, *p, *t, *y; ///< transformed residual, direction, W^-T p, W^-1 A W^-T p - t
 } cg_vectors;
 
 // rh = W^-1 r (forward sweep).
@@ -79,7 +73,7 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
     return sum;
 }
 
-// v->t = W^-T p, then v->q = W^-1 A W^-T p = t + W^-1 (p - D t).
+// v->t = W^-T p, then v->y = W^-1 (p - D t), so that W^-1 A W^-T p = t + y.
 static void transformed_multiply(const tc_tet_body* b, cg_vectors* v) {
     const tc_tet_solver* s = &b->solver;
     for (int i = b->n - 1; i >= 0; --i) {
@@ -87,13 +81,13 @@ static void transformed_multiply(const tc_tet_body* b, cg_vectors* v) {
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->t[s->row_col[k]]));
         v->t[i] = tc_mat3_mul_v3(s->inv_diag[i], sum);
     }
-    for (int i = 0; i < b->n; ++i) { // y = q - t solves W y = p - D t
+    for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_v3_sub(v->p[i], tc_mat3_mul_v3(s->diag[i], v->t[i]));
         for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) {
             int j = s->row_col[k];
-            sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], tc_v3_sub(v->q[j], v->t[j])));
+            sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->y[j]));
         }
-        v->q[i] = tc_v3_add(v->t[i], tc_mat3_mul_v3(s->inv_diag[i], sum));
+        v->y[i] = tc_mat3_mul_v3(s->inv_diag[i], sum);
     }
 }
 
@@ -101,7 +95,7 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) 
     int n = b->n;
     const tc_mat3* diag = b->solver.diag;
     cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n};
-    tc_vec3* r = v.q; // the initial residual, before q is needed
+    tc_vec3* r = v.y; // the initial residual, before y is needed
     tc_real rr0 = 0, rr = 0, rho = 0;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
     system_multiply(b, x, r); // A x, then x scaled to the multiple of it nearest the solution in the A-norm
@@ -122,12 +116,13 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) 
     int it = 0;
     for (; it < 2000 && rr > tolerance && rho > 0; ++it) {
         transformed_multiply(b, &v);
-        tc_real pq = dot_all(v.p, v.q, n);
+        tc_real pq = 0;
+        for (int i = 0; i < n; ++i) pq += tc_v3_dot(v.p[i], tc_v3_add(v.t[i], v.y[i]));
         if (!(pq > 0)) break;
         tc_real alpha = rho / pq, rho_new = 0;
         for (int i = 0; i < n; ++i) {
             x[i] = tc_v3_madd(x[i], alpha, v.t[i]);
-            v.rh[i] = tc_v3_madd(v.rh[i], -alpha, v.q[i]);
+            v.rh[i] = tc_v3_madd(v.rh[i], -alpha, tc_v3_add(v.t[i], v.y[i]));
             rho_new += tc_v3_dot(v.rh[i], tc_mat3_mul_v3(diag[i], v.rh[i]));
         }
         for (int i = 0; i < n; ++i) v.p[i] = tc_v3_madd(tc_mat3_mul_v3(diag[i], v.rh[i]), rho_new / rho, v.p[i]);
