@@ -4,8 +4,9 @@
 // a symmetric Gauss-Seidel preconditioner, warm-started from the previous step's dv.
 // Preconditioners measured on the tet_peers bench (9,720 tets, 68 CG iterations per sub-step with
 // the mass one): inverse 3x3 diagonal blocks 81 iterations (no better: the stiffness couples
-// neighbours, and the blocks are nearly isotropic); symmetric Gauss-Seidel 30, for about the
-// cost of one more product per iteration.
+// neighbours, and the blocks are nearly isotropic); symmetric Gauss-Seidel 30, at about the cost
+// of one product per iteration in Eisenstat's form (below); its D-ILU variant 28, not worth its
+// factorisation.
 #include "dynamics/tet/tet.h"
 
 // Turns the assembled K into the system matrix: diagonal blocks m I + stiff K_ii + C_i and the
