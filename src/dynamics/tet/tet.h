@@ -23,6 +23,7 @@ typedef struct tc_tet_solver {
     tc_mat3* inv_diag;   ///< n: inverse diagonal blocks of the system (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch
     tc_vec3* dv;         ///< n: the last step's velocity change, the next CG's first guess
+    tc_vec3* dv_prev;    ///< n: the velocity change of the step before (the warm start combines both)
     int iterations;      ///< CG iterations of the last step (diagnostics)
 } tc_tet_solver;
 
