@@ -64,11 +64,12 @@ void tc_tet_elastic_forces(tc_tet_body* b) {
 // Adds block (a, c) of R K R^T, the force on a per displacement of c (negated), to *target:
 // for the linear element K_ac = V [mu (g_a.g_c) I + mu g_c g_a^T + lambda g_a g_c^T], so with
 // rotated gradients r = R g the warped block is mu V r_c r_a^T + lambda V r_a r_c^T + d I, no
-// matrix product. Its transpose, block (c, a), is the same with r_a and r_c swapped.
-static void add_stiffness_block(tc_mat3* target, tc_real mu_v, tc_real lambda_v, tc_real d, tc_vec3 ra, tc_vec3 rc) {
-    const tc_real a[3] = {ra.x, ra.y, ra.z}, c[3] = {rc.x, rc.y, rc.z};
+// matrix product. Takes mr_c = mu V r_c and lr_a = lambda V r_a premultiplied (once per tet and
+// vertex). Its transpose, block (c, a), is the same with a and c swapped.
+static inline void add_stiffness_block(tc_mat3* target, tc_real d, tc_vec3 ra, tc_vec3 rc, tc_vec3 mrc, tc_vec3 lra) {
+    const tc_real a[3] = {ra.x, ra.y, ra.z}, c[3] = {rc.x, rc.y, rc.z}, mc[3] = {mrc.x, mrc.y, mrc.z}, la[3] = {lra.x, lra.y, lra.z};
     for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) target->m[i][j] += mu_v * c[i] * a[j] + lambda_v * a[i] * c[j];
+        for (int j = 0; j < 3; ++j) target->m[i][j] += mc[i] * a[j] + la[i] * c[j];
     for (int i = 0; i < 3; ++i) target->m[i][i] += d;
 }
 
@@ -77,13 +78,16 @@ static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
     const tc_vec3* g = b->grads + 4 * t;
     const int* edges = b->solver.tet_edges + 6 * t;
     tc_real mu_v = b->mu * b->volume[t], lambda_v = b->lambda * b->volume[t];
-    tc_vec3 r[4];
-    for (int j = 0; j < 4; ++j) r[j] = tc_mat3_mul_v3(R, g[j]);
-    for (int j = 0; j < 4; ++j) add_stiffness_block(&b->solver.diag[q[j]], mu_v, lambda_v, mu_v * tc_v3_dot(g[j], g[j]), r[j], r[j]);
+    tc_vec3 r[4], mr[4], lr[4];
+    for (int j = 0; j < 4; ++j) {
+        r[j] = tc_mat3_mul_v3(R, g[j]);
+        mr[j] = tc_v3_scale(r[j], mu_v), lr[j] = tc_v3_scale(r[j], lambda_v);
+    }
+    for (int j = 0; j < 4; ++j) add_stiffness_block(&b->solver.diag[q[j]], mu_v * tc_v3_dot(g[j], g[j]), r[j], r[j], mr[j], lr[j]);
     for (int k = 0; k < 6; ++k) { // the stored block is (lower index, higher index); K_ca = K_ac^T
         int a = k_pairs[k][0], c = k_pairs[k][1];
         if (q[a] > q[c]) a = k_pairs[k][1], c = k_pairs[k][0];
-        add_stiffness_block(&b->solver.off[edges[k]], mu_v, lambda_v, mu_v * tc_v3_dot(g[a], g[c]), r[a], r[c]);
+        add_stiffness_block(&b->solver.off[edges[k]], mu_v * tc_v3_dot(g[a], g[c]), r[a], r[c], mr[c], lr[a]);
     }
 }
 

@@ -49,7 +49,7 @@ static void system_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) 
 // (unreferenced ones included, which have no mass) have zero rows and keep r = 0 and dv = 0.
 // Returns the iterations.
 typedef struct cg_vectors {
-    tc_vec3 *rh, *p, *t, *y; ///< transformed residual, direction, W^-T p, W^-1 A W^-T p - t
+    tc_vec3 *rh, *p, *t, *y, *drh; ///< transformed residual, direction, W^-T p, W^-1 A W^-T p - t, D rh
 } cg_vectors;
 
 // rh = W^-1 r (forward sweep).
@@ -74,22 +74,26 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
     return sum;
 }
 
-// v->t = W^-T p, then v->y = W^-1 (p - D t), so that W^-1 A W^-T p = t + y.
-static void transformed_multiply(const tc_tet_body* b, cg_vectors* v) {
+// One pass each way over the block rows per CG iteration, the vector work folded into them: the
+// backward sweep first finishes the direction, p = D rh + beta p (beta < 0: p = D rh, the first
+// direction), then sets t = W^-T p; the forward sweep sets y = W^-1 (p - D t), so that
+// W^-1 A W^-T p = t + y, and returns p . (t + y). Sums run in index order as in separate loops.
+static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real beta) {
     const tc_tet_solver* s = &b->solver;
     for (int i = b->n - 1; i >= 0; --i) {
+        v->p[i] = beta < 0 ? v->drh[i] : tc_v3_madd(v->drh[i], beta, v->p[i]);
         tc_vec3 sum = v->p[i];
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->t[s->row_col[k]]));
         v->t[i] = tc_mat3_mul_v3(s->inv_diag[i], sum);
     }
+    tc_real pq = 0;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_v3_sub(v->p[i], tc_mat3_mul_v3(s->diag[i], v->t[i]));
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) {
-            int j = s->row_col[k];
-            sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->y[j]));
-        }
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->y[s->row_col[k]]));
         v->y[i] = tc_mat3_mul_v3(s->inv_diag[i], sum);
+        pq += tc_v3_dot(v->p[i], tc_v3_add(v->t[i], v->y[i]));
     }
+    return pq;
 }
 
 // The first guess: the combination of the last two steps' dv (x and dv_prev; they vary smoothly
@@ -124,30 +128,29 @@ static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* 
 static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
     const tc_mat3* diag = b->solver.diag;
-    cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n};
+    cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n};
     tc_vec3* r = v.y; // the initial residual, before y is needed
-    tc_real rr0 = 0, rr = 0, rho = 0;
+    tc_real rr0 = 0, rr = 0, rho = 0, beta = -1;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
     warm_start(b, rhs, x, r, v.t, &rr);
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
-        v.p[i] = tc_mat3_mul_v3(diag[i], v.rh[i]);
-        rho += tc_v3_dot(v.rh[i], v.p[i]);
+        v.drh[i] = tc_mat3_mul_v3(diag[i], v.rh[i]);
+        rho += tc_v3_dot(v.rh[i], v.drh[i]);
     }
     tc_real tolerance = 1e-16 * rr0, ratio = rho > 0 ? rr / rho : 0; // |r|^2 per rh . D rh at the last check
     int it = 0;
     for (; it < 2000 && rr > tolerance && rho > 0; ++it) {
-        transformed_multiply(b, &v);
-        tc_real pq = 0;
-        for (int i = 0; i < n; ++i) pq += tc_v3_dot(v.p[i], tc_v3_add(v.t[i], v.y[i]));
+        tc_real pq = transformed_multiply(b, &v, beta);
         if (!(pq > 0)) break;
         tc_real alpha = rho / pq, rho_new = 0;
         for (int i = 0; i < n; ++i) {
             x[i] = tc_v3_madd(x[i], alpha, v.t[i]);
             v.rh[i] = tc_v3_madd(v.rh[i], -alpha, tc_v3_add(v.t[i], v.y[i]));
-            rho_new += tc_v3_dot(v.rh[i], tc_mat3_mul_v3(diag[i], v.rh[i]));
+            v.drh[i] = tc_mat3_mul_v3(diag[i], v.rh[i]);
+            rho_new += tc_v3_dot(v.rh[i], v.drh[i]);
         }
-        for (int i = 0; i < n; ++i) v.p[i] = tc_v3_madd(tc_mat3_mul_v3(diag[i], v.rh[i]), rho_new / rho, v.p[i]);
+        beta = rho_new / rho;
         rho = rho_new;
         if (ratio * rho <= 4 * tolerance) { // may be converged: check the true residual
             rr = residual_norm2(b, v.rh);
