@@ -12,15 +12,15 @@
 /// columns first), so its product and its symmetric Gauss-Seidel preconditioner stream through
 /// memory without transposes. Everything is allocated at creation: a step allocates nothing.
 typedef struct tc_tet_solver {
-    tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system)
+    tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
     tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first
+    tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
     int* row_col;        ///< adj_start[n]: column of each entry of rows
     int* row_edge;       ///< adj_start[n]: edge of each entry of rows
     int* row_split;      ///< n: first entry of each row whose column is above the row
-    tc_mat3* inv_diag;   ///< n: inverse diagonal blocks of the system (0 for fixed vertices)
+    tc_mat3* inv_diag;   ///< n: inverse Cholesky factors G = L^-1 of the system's diagonal blocks (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch
     tc_vec3* dv;         ///< n: the last step's velocity change, the next CG's first guess
     tc_vec3* dv_prev;    ///< n: the velocity change of the step before (the warm start combines both)
