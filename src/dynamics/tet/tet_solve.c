@@ -9,9 +9,9 @@
 // factorisation.
 #include "dynamics/tet/tet.h"
 
-// Turns the assembled K into the system matrix: diagonal blocks m I + stiff K_ii + C_i and the
-// off-diagonal ones stiff K_ij (stiff = h beta + h^2), copied into full rows; rows of fixed
-// vertices are zero (their dv stays 0).
+// Turns the assembled diagonal blocks into the system's, m I + stiff K_ii + C_i (stiff = h beta +
+// h^2), zero for fixed vertices (their dv stays 0). The off-diagonal blocks, stiff K_ij, are
+// read from the edge blocks until scale_system writes the scaled rows.
 static void form_system(tc_tet_body* b, tc_real stiff) {
     tc_tet_solver* s = &b->solver;
     const tc_mat3 zero = {{{0}}};
@@ -19,21 +19,22 @@ static void form_system(tc_tet_body* b, tc_real stiff) {
         tc_mat3 d = tc_mat3_add(tc_mat3_scale(s->diag[i], stiff), b->contact_jac[i]);
         for (int a = 0; a < 3; ++a) d.m[a][a] += b->m[i];
         s->diag[i] = b->fixed[i] ? zero : d;
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
-            const tc_mat3* B = &s->off[s->row_edge[k]]; // block (lower vertex, higher vertex)
-            tc_mat3 K = s->row_col[k] > i ? *B : tc_mat3_transpose(*B);
-            s->rows[k] = b->fixed[i] ? zero : tc_mat3_scale(K, stiff);
-        }
     }
 }
 
-// y = A d for the system matrix A of form_system.
-static void system_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y) {
+// Block (i, j) of stiff K for the entry k of row i: the edge block or its transpose.
+static tc_mat3 row_block(const tc_tet_solver* s, int i, int k, tc_real stiff) {
+    const tc_mat3* B = &s->off[s->row_edge[k]]; // block (lower vertex, higher vertex)
+    return tc_mat3_scale(s->row_col[k] > i ? *B : tc_mat3_transpose(*B), stiff);
+}
+
+// y = A d for the system matrix A of form_system (rows of fixed vertices give 0).
+static void system_multiply(const tc_tet_body* b, tc_real stiff, const tc_vec3* d, tc_vec3* y) {
     const tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_mat3_mul_v3(s->diag[i], d[i]);
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_add(sum, tc_mat3_mul_v3(s->rows[k], d[s->row_col[k]]));
-        y[i] = sum;
+        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_add(sum, tc_mat3_mul_v3(row_block(s, i, k, stiff), d[s->row_col[k]]));
+        y[i] = b->fixed[i] ? tc_v3_zero() : sum;
     }
 }
 
@@ -80,12 +81,12 @@ static tc_mat3 scale_block(const tc_mat3* gu, tc_mat3 m, const tc_mat3* gv) {
 // block is scaled once, in the row of its lower vertex, kept in s->off (K is not needed after
 // the right-hand side) and copied transposed into the other row. Afterwards s->inv_diag holds G
 // and s->diag the factors L = G^-1 (the true residual needs them).
-static void scale_system(tc_tet_body* b) {
+static void scale_system(tc_tet_body* b, tc_real stiff) {
     tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
     for (int i = 0; i < b->n; ++i)
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) {
-            s->rows[k] = scale_block(&s->inv_diag[i], s->rows[k], &s->inv_diag[s->row_col[k]]);
+            s->rows[k] = scale_block(&s->inv_diag[i], row_block(s, i, k, stiff), &s->inv_diag[s->row_col[k]]);
             s->off[s->row_edge[k]] = s->rows[k];
         }
     for (int i = 0; i < b->n; ++i)
@@ -156,11 +157,11 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
 // multiple of x when the two are nearly parallel). On the bench this takes free-flight steps from
 // 19 to 2-3 iterations at 4 sub-steps and from 45 to 28 at one. Sets r = rhs - A x and |r|^2,
 // moves the old x into dv_prev; ax is scratch.
-static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, tc_vec3* ax, tc_real* rr) {
+static void warm_start(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, tc_vec3* ax, tc_real* rr) {
     int n = b->n;
     tc_vec3* w = b->solver.dv_prev;
-    system_multiply(b, x, r);
-    system_multiply(b, w, ax);
+    system_multiply(b, stiff, x, r);
+    system_multiply(b, stiff, w, ax);
     tc_real uau = 0, uaw = 0, waw = 0, ub = 0, wb = 0;
     for (int i = 0; i < n; ++i) {
         if (b->fixed[i]) continue;
@@ -180,14 +181,14 @@ static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* 
     }
 }
 
-static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
+static int solve(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
     cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n};
     tc_vec3* r = v.y; // the initial residual, before y is needed
     tc_real rr0 = 0, rr = 0, rho = 0, beta = -1;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
-    warm_start(b, rhs, x, r, v.t, &rr);
-    scale_system(b);
+    warm_start(b, stiff, rhs, x, r, v.t, &rr);
+    scale_system(b, stiff);
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
         rho += tc_v3_dot(v.rh[i], v.rh[i]);
@@ -223,8 +224,9 @@ void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
     tc_tet_assemble(b);
     tc_tet_multiply(b, b->v, kv); // K v0: damping force -beta K v0 and the h K v0 term
     for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), kv[i]), h);
-    form_system(b, h * b->beta + h * h);
-    b->solver.iterations = solve(b, rhs, dv, work);
+    tc_real stiff = h * b->beta + h * h;
+    form_system(b, stiff);
+    b->solver.iterations = solve(b, stiff, rhs, dv, work);
     for (int i = 0; i < n; ++i) {
         if (!b->fixed[i]) {
             b->v[i] = tc_v3_add(b->v[i], dv[i]);
