@@ -23,18 +23,24 @@ static void form_system(tc_tet_body* b, tc_real stiff) {
 }
 
 // Block (i, j) of stiff K for the entry k of row i: the edge block or its transpose.
-static tc_mat3 row_block(const tc_tet_solver* s, int i, int k, tc_real stiff) {
+static inline tc_mat3 row_block(const tc_tet_solver* s, int i, int k, tc_real stiff) {
     const tc_mat3* B = &s->off[s->row_edge[k]]; // block (lower vertex, higher vertex)
     return tc_mat3_scale(s->row_col[k] > i ? *B : tc_mat3_transpose(*B), stiff);
 }
 
-// y = A d for the system matrix A of form_system (rows of fixed vertices give 0).
-static void system_multiply(const tc_tet_body* b, tc_real stiff, const tc_vec3* d, tc_vec3* y) {
+// y = A d and z = A e for the system matrix A of form_system in one pass over the blocks (rows
+// of fixed vertices give 0).
+static void system_multiply2(const tc_tet_body* b, tc_real stiff, const tc_vec3* d, const tc_vec3* e, tc_vec3* y, tc_vec3* z) {
     const tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
-        tc_vec3 sum = tc_mat3_mul_v3(s->diag[i], d[i]);
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_add(sum, tc_mat3_mul_v3(row_block(s, i, k, stiff), d[s->row_col[k]]));
-        y[i] = b->fixed[i] ? tc_v3_zero() : sum;
+        tc_vec3 sd = tc_mat3_mul_v3(s->diag[i], d[i]), se = tc_mat3_mul_v3(s->diag[i], e[i]);
+        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
+            tc_mat3 B = row_block(s, i, k, stiff);
+            sd = tc_v3_add(sd, tc_mat3_mul_v3(B, d[s->row_col[k]]));
+            se = tc_v3_add(se, tc_mat3_mul_v3(B, e[s->row_col[k]]));
+        }
+        y[i] = b->fixed[i] ? tc_v3_zero() : sd;
+        z[i] = b->fixed[i] ? tc_v3_zero() : se;
     }
 }
 
@@ -160,8 +166,7 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
 static void warm_start(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, tc_vec3* ax, tc_real* rr) {
     int n = b->n;
     tc_vec3* w = b->solver.dv_prev;
-    system_multiply(b, stiff, x, r);
-    system_multiply(b, stiff, w, ax);
+    system_multiply2(b, stiff, x, w, r, ax);
     tc_real uau = 0, uaw = 0, waw = 0, ub = 0, wb = 0;
     for (int i = 0; i < n; ++i) {
         if (b->fixed[i]) continue;
