@@ -15,6 +15,7 @@ typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
     tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
+    tc_mat3* rotations;  ///< per tet: the rotation of the last assembly
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
     tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
     int* row_col;        ///< adj_start[n]: column of each entry of rows

@@ -94,10 +94,16 @@ static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
 void tc_tet_assemble(tc_tet_body* b) {
     memset(b->solver.diag, 0, (size_t)b->n * sizeof(tc_mat3));
     memset(b->solver.off, 0, (size_t)b->edge_count * sizeof(tc_mat3));
-    for (int t = 0; t < b->tet_count; ++t) { // tets in index order: the sums do not depend on anything else
-        tc_mat3 F = deformation_gradient(b, t), R = qr_rotation(F);
-        add_element_forces(b, t, R, F);
-        add_element_stiffness(b, t, R);
+    // Two passes over the tets, in index order (the sums depend on nothing else): rotations and
+    // forces first, a short loop in which the square roots and divisions of consecutive tets'
+    // QR overlap, then the stiffness blocks from the stored rotations.
+    for (int t = 0; t < b->tet_count; ++t) {
+        tc_mat3 F = deformation_gradient(b, t);
+        b->solver.rotations[t] = qr_rotation(F);
+        add_element_forces(b, t, b->solver.rotations[t], F);
+    }
+    for (int t = 0; t < b->tet_count; ++t) {
+        add_element_stiffness(b, t, b->solver.rotations[t]);
     }
 }
 
@@ -156,10 +162,12 @@ bool tc_tet_solver_init(tc_tet_body* b) {
     tc_tet_solver* s = &b->solver;
     b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
     s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_diag = tc_alloc(n * sizeof(tc_mat3)), s->row_split = tc_alloc(n * sizeof(int));
+    s->rotations = tc_alloc(nt * sizeof(tc_mat3));
     s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
     s->rows = tc_alloc(nnz * sizeof(tc_mat3)), s->row_col = tc_alloc(nnz * sizeof(int)), s->row_edge = tc_alloc(nnz * sizeof(int));
     s->work = tc_calloc(7 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3)), s->dv_prev = tc_calloc(n, sizeof(tc_vec3));
     if (!b->grads || !s->diag || !s->inv_diag || !s->row_split || !s->work || !s->dv || !s->dv_prev) return false;
+    if (nt > 0 && !s->rotations) return false;
     if (nnz > 0 && (!s->off || !s->adj_edge || !s->tet_edges || !s->rows || !s->row_col || !s->row_edge)) return false;
     for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
         int u = b->edges[2 * e], v = b->edges[2 * e + 1];
@@ -183,6 +191,7 @@ void tc_tet_solver_free(tc_tet_body* b) {
     tc_tet_solver* s = &b->solver;
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
     tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_diag, n * sizeof(tc_mat3)), tc_free(s->row_split, n * sizeof(int));
+    tc_free(s->rotations, nt * sizeof(tc_mat3));
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
     tc_free(s->rows, nnz * sizeof(tc_mat3)), tc_free(s->row_col, nnz * sizeof(int)), tc_free(s->row_edge, nnz * sizeof(int));
     tc_free(s->work, 7 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3)), tc_free(s->dv_prev, n * sizeof(tc_vec3));
