@@ -10,37 +10,47 @@
 #include "dynamics/tet/tet.h"
 
 // Turns the assembled diagonal blocks into the system's, m I + stiff K_ii + C_i (stiff = h beta +
-// h^2), zero for fixed vertices (their dv stays 0). The off-diagonal blocks, stiff K_ij, are
-// read from the edge blocks until scale_system writes the scaled rows.
-static void form_system(tc_tet_body* b, tc_real stiff) {
+// h^2), zero for fixed vertices (their dv stays 0), after setting kv = K_ii v0 (the diagonal part
+// of K v0; system_products adds the rest). The off-diagonal blocks, stiff K_ij, are read from the
+// edge blocks until scale_system writes the scaled rows.
+static void form_system(tc_tet_body* b, tc_real stiff, const tc_vec3* v0, tc_vec3* kv) {
     tc_tet_solver* s = &b->solver;
     const tc_mat3 zero = {{{0}}};
     for (int i = 0; i < b->n; ++i) {
+        kv[i] = tc_mat3_mul_v3(s->diag[i], v0[i]);
         tc_mat3 d = tc_mat3_add(tc_mat3_scale(s->diag[i], stiff), b->contact_jac[i]);
         for (int a = 0; a < 3; ++a) d.m[a][a] += b->m[i];
         s->diag[i] = b->fixed[i] ? zero : d;
     }
 }
 
-// Block (i, j) of stiff K for the entry k of row i: the edge block or its transpose.
-static inline tc_mat3 row_block(const tc_tet_solver* s, int i, int k, tc_real stiff) {
+// Block (i, j) of K for the entry k of row i: the edge block or its transpose.
+static inline tc_mat3 row_block(const tc_tet_solver* s, int i, int k) {
     const tc_mat3* B = &s->off[s->row_edge[k]]; // block (lower vertex, higher vertex)
-    return tc_mat3_scale(s->row_col[k] > i ? *B : tc_mat3_transpose(*B), stiff);
+    return s->row_col[k] > i ? *B : tc_mat3_transpose(*B);
 }
 
-// y = A d and z = A e for the system matrix A of form_system in one pass over the blocks (rows
-// of fixed vertices give 0).
-static void system_multiply2(const tc_tet_body* b, tc_real stiff, const tc_vec3* d, const tc_vec3* e, tc_vec3* y, tc_vec3* z) {
+// One pass over the blocks for the three products a step needs before CG: ax = A x and aw = A w
+// for the system matrix A of form_system (the warm start's two guesses) and kv += the
+// off-diagonal part of K v0 (the damping force and the h K v0 term). Rows of fixed vertices give 0.
+typedef struct step_products {
+    tc_vec3 *ax, *aw, *kv;
+} step_products;
+
+static void system_products(const tc_tet_body* b, tc_real stiff, const tc_vec3* x, const tc_vec3* w, const tc_vec3* v0, step_products out) {
     const tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
-        tc_vec3 sd = tc_mat3_mul_v3(s->diag[i], d[i]), se = tc_mat3_mul_v3(s->diag[i], e[i]);
+        tc_vec3 sx = tc_mat3_mul_v3(s->diag[i], x[i]), sw = tc_mat3_mul_v3(s->diag[i], w[i]), sv = out.kv[i];
         for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
-            tc_mat3 B = row_block(s, i, k, stiff);
-            sd = tc_v3_add(sd, tc_mat3_mul_v3(B, d[s->row_col[k]]));
-            se = tc_v3_add(se, tc_mat3_mul_v3(B, e[s->row_col[k]]));
+            int j = s->row_col[k];
+            tc_mat3 K = row_block(s, i, k), B = tc_mat3_scale(K, stiff);
+            sx = tc_v3_add(sx, tc_mat3_mul_v3(B, x[j]));
+            sw = tc_v3_add(sw, tc_mat3_mul_v3(B, w[j]));
+            sv = tc_v3_add(sv, tc_mat3_mul_v3(K, v0[j]));
         }
-        y[i] = b->fixed[i] ? tc_v3_zero() : sd;
-        z[i] = b->fixed[i] ? tc_v3_zero() : se;
+        out.ax[i] = b->fixed[i] ? tc_v3_zero() : sx;
+        out.aw[i] = b->fixed[i] ? tc_v3_zero() : sw;
+        out.kv[i] = b->fixed[i] ? tc_v3_zero() : sv;
     }
 }
 
@@ -92,7 +102,7 @@ static void scale_system(tc_tet_body* b, tc_real stiff) {
     for (int i = 0; i < b->n; ++i) s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
     for (int i = 0; i < b->n; ++i)
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) {
-            s->rows[k] = scale_block(&s->inv_diag[i], row_block(s, i, k, stiff), &s->inv_diag[s->row_col[k]]);
+            s->rows[k] = scale_block(&s->inv_diag[i], tc_mat3_scale(row_block(s, i, k), stiff), &s->inv_diag[s->row_col[k]]);
             s->off[s->row_edge[k]] = s->rows[k];
         }
     for (int i = 0; i < b->n; ++i)
@@ -161,12 +171,12 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
 // The first guess: the combination of the last two steps' dv (x and dv_prev; they vary smoothly
 // from step to step) nearest the solution in the A-norm, from the 2x2 normal equations (a single
 // multiple of x when the two are nearly parallel). On the bench this takes free-flight steps from
-// 19 to 2-3 iterations at 4 sub-steps and from 45 to 28 at one. Sets r = rhs - A x and |r|^2,
-// moves the old x into dv_prev; ax is scratch.
-static void warm_start(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, tc_vec3* ax, tc_real* rr) {
+// 19 to 2-3 iterations at 4 sub-steps and from 45 to 28 at one. Takes r = A x and ax = A w
+// (system_products, w = dv_prev), sets r = rhs - A x for the new x and |r|^2, moves the old x
+// into dv_prev.
+static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, const tc_vec3* ax, tc_real* rr) {
     int n = b->n;
     tc_vec3* w = b->solver.dv_prev;
-    system_multiply2(b, stiff, x, w, r, ax);
     tc_real uau = 0, uaw = 0, waw = 0, ub = 0, wb = 0;
     for (int i = 0; i < n; ++i) {
         if (b->fixed[i]) continue;
@@ -186,13 +196,15 @@ static void warm_start(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec
     }
 }
 
+// CG from the warm start; work holds 5 n vectors, of which y (work + 3 n) and t (work + 2 n) come
+// in holding A x and A dv_prev (system_products).
 static int solve(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
     cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n};
     tc_vec3* r = v.y; // the initial residual, before y is needed
     tc_real rr0 = 0, rr = 0, rho = 0, beta = -1;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
-    warm_start(b, stiff, rhs, x, r, v.t, &rr);
+    warm_start(b, rhs, x, r, v.t, &rr);
     scale_system(b, stiff);
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
@@ -223,14 +235,15 @@ static int solve(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, 
 
 void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
     int n = b->n;
-    tc_vec3 *rhs = b->solver.work, *dv = b->solver.dv, *kv = rhs + n, *work = rhs + n; // kv is done with before the solve
+    tc_vec3 *rhs = b->solver.work, *dv = b->solver.dv, *work = rhs + n;
+    step_products products = {work + 3 * n, work + 2 * n, work + n}; // the solve's y, t and p (see solve)
     tc_vec3 user = tc_v3_scale(b->user_force, 1 / b->total_mass);
     for (int i = 0; i < n; ++i) b->f[i] = tc_v3_madd(b->f[i], b->m[i], tc_v3_add(g, user));
     tc_tet_assemble(b);
-    tc_tet_multiply(b, b->v, kv); // K v0: damping force -beta K v0 and the h K v0 term
-    for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), kv[i]), h);
     tc_real stiff = h * b->beta + h * h;
-    form_system(b, stiff);
+    form_system(b, stiff, b->v, products.kv);
+    system_products(b, stiff, dv, b->solver.dv_prev, b->v, products);
+    for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), products.kv[i]), h); // damping -beta K v0, h K v0
     b->solver.iterations = solve(b, stiff, rhs, dv, work);
     for (int i = 0; i < n; ++i) {
         if (!b->fixed[i]) {
