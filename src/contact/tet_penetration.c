@@ -74,6 +74,63 @@ tc_real tc_tet_cell_size(const tc_tet_store* s) {
     return edge > 0 ? edge : 0.1;
 }
 
+// Which bodies can reach which (ALGORITHMS §4.1 culling): a vertex can only be inside a tet of
+// another body within that body's bounding box, so only vertices in another body's box are
+// hashed, and only tets and faces whose box meets another body's box are walked or hashed (two
+// boxes head-on overlap in a thin slab). A self-colliding body keeps all of its own. The boxes
+// are made here from the positions (inflated far beyond the barycentric tolerance), so the
+// result equals the unculled one.
+typedef struct reach {
+    int count;
+    tc_aabb* box;  ///< per body
+    bool* touch;   ///< count x count: boxes overlap, a != b
+} reach;
+
+static bool reach_init(reach* r, const tc_tet_store* s, tc_real margin) {
+    int nb = s->bodies.count;
+    r->count = nb;
+    r->box = tc_alloc((size_t)nb * sizeof(tc_aabb));
+    r->touch = tc_calloc((size_t)nb * (size_t)nb, sizeof(bool));
+    if (nb > 0 && (!r->box || !r->touch)) return false;
+    for (int b = 0; b < nb; ++b) {
+        const tc_tet_body* body = &s->bodies.data[b];
+        tc_aabb box = tc_aabb_empty();
+        for (int i = 0; i < body->n; ++i) box = tc_aabb_add_point(box, body->x[i]);
+        r->box[b] = tc_aabb_inflate(box, margin);
+    }
+    for (int a = 0; a < nb; ++a)
+        for (int b = 0; b < nb; ++b) r->touch[a * nb + b] = a != b && tc_aabb_overlap(r->box[a], r->box[b]);
+    return true;
+}
+
+static void reach_free(reach* r) {
+    tc_free(r->box, (size_t)r->count * sizeof(tc_aabb));
+    tc_free(r->touch, (size_t)r->count * (size_t)r->count * sizeof(bool));
+}
+
+// Does the box (of a tet or face of body b) meet another body's box?
+static bool reaches_other(const reach* r, int b, tc_aabb box) {
+    for (int a = 0; a < r->count; ++a)
+        if (r->touch[b * r->count + a] && tc_aabb_overlap(box, r->box[a])) return true;
+    return false;
+}
+
+static bool point_reaches_other(const reach* r, int b, tc_vec3 p) {
+    for (int a = 0; a < r->count; ++a)
+        if (r->touch[b * r->count + a] && tc_aabb_contains_point(r->box[a], p)) return true;
+    return false;
+}
+
+static tc_real reach_margin(tc_real cell) { return 1e-6 * cell; }
+
+// Can anything of body b collide at all (another body's box meets its box, or itself)?
+static bool body_in_reach(const reach* r, const tc_tet_body* body, int b) {
+    if (body->self_collision) return true;
+    for (int a = 0; a < r->count; ++a)
+        if (r->touch[b * r->count + a]) return true;
+    return false;
+}
+
 // Face boxes are inflated so that the segment test's tolerance (1e-9 relative) and the DDA's
 // rounding at cell boundaries can never lose a crossing.
 static tc_aabb face_box(const tc_tet_body* b, int f, tc_real margin) {
@@ -86,21 +143,25 @@ bool tc_tet_grid_build_faces(tc_tet_grid* g, const tc_tet_store* s) {
     tc_real cell = tc_tet_cell_size(s), margin = 1e-6 * cell;
     int expected = 0;
     for (int bi = 0; bi < s->bodies.count; ++bi) expected += 2 * s->bodies.data[bi].face_count;
-    if (!grid_init(g, expected, cell)) return false;
-    for (int bi = 0; bi < s->bodies.count; ++bi) {
+    reach r = {0};
+    memset(g, 0, sizeof *g);
+    bool ok = reach_init(&r, s, reach_margin(cell)) && grid_init(g, expected, cell);
+    for (int bi = 0; bi < s->bodies.count && ok; ++bi) {
         const tc_tet_body* b = &s->bodies.data[bi];
-        for (int f = 0; f < b->face_count; ++f) {
+        int faces = body_in_reach(&r, b, bi) ? b->face_count : 0;
+        for (int f = 0; f < faces && ok; ++f) {
             tc_aabb box = face_box(b, f, margin);
+            if (!b->self_collision && !reaches_other(&r, bi, box)) continue; // no other body's edge can cross it
             int lo[3], hi[3];
             cell_of(g, box.lo, lo);
             cell_of(g, box.hi, hi);
             for (int z = lo[2]; z <= hi[2]; ++z)
                 for (int y = lo[1]; y <= hi[1]; ++y)
-                    for (int x = lo[0]; x <= hi[0]; ++x)
-                        if (!hash_insert(g, bi, f, (int[3]){x, y, z})) return false;
+                    for (int x = lo[0]; x <= hi[0] && ok; ++x) ok = hash_insert(g, bi, f, (int[3]){x, y, z});
         }
     }
-    return true;
+    reach_free(&r);
+    return ok;
 }
 
 // A tet's inverse edge matrix, computed once per tet per pass (ALGORITHMS §4.2).
@@ -154,13 +215,14 @@ static void clear_hits(const tc_tet_store* s, hit** hits) {
 }
 
 // Pass 2 for one tet: the vertices hashed into the cells of its box (ALGORITHMS §4.2).
-static void tet_against_cells(const tc_tet_store* s, const spatial_hash* h, int bi, int t, hit** hits) {
+static void tet_against_cells(const tc_tet_store* s, const spatial_hash* h, const reach* r, int bi, int t, hit** hits) {
     const tc_tet_body* b = &s->bodies.data[bi];
     const int* q = b->tets + 4 * t;
-    tet_frame frame = frame_of(b, t);
-    if (frame.degenerate) return;
     tc_aabb box = tc_aabb_empty();
     for (int k = 0; k < 4; ++k) box = tc_aabb_add_point(box, b->x[q[k]]);
+    if (!b->self_collision && !reaches_other(r, bi, box)) return; // no other body's vertex is near
+    tet_frame frame = frame_of(b, t);
+    if (frame.degenerate) return;
     int lo[3], hi[3];
     cell_of(h, box.lo, lo);
     cell_of(h, box.hi, hi);
@@ -178,18 +240,27 @@ static void tet_against_cells(const tc_tet_store* s, const spatial_hash* h, int 
 bool tc_tet_find_colliding(const tc_tet_store* s, tc_tet_hit** hits) {
     int total = 0;
     for (int bi = 0; bi < s->bodies.count; ++bi) total += s->bodies.data[bi].n;
-    spatial_hash h;
+    spatial_hash h = {0};
+    reach r = {0};
     clear_hits(s, hits);
-    bool ok = grid_init(&h, total, tc_tet_cell_size(s));
-    for (int bi = 0; bi < s->bodies.count && ok; ++bi) // pass 1: every vertex
-        for (int i = 0; i < s->bodies.data[bi].n && ok; ++i) {
+    tc_real cell = tc_tet_cell_size(s);
+    bool ok = reach_init(&r, s, reach_margin(cell)) && grid_init(&h, total, cell);
+    for (int bi = 0; bi < s->bodies.count && ok; ++bi) { // pass 1: every vertex that may be inside a tet
+        const tc_tet_body* b = &s->bodies.data[bi];
+        int vertices = body_in_reach(&r, b, bi) ? b->n : 0;
+        for (int i = 0; i < vertices && ok; ++i) {
+            if (!(b->self_collision && b->on_surface[i]) && !point_reaches_other(&r, bi, b->x[i])) continue;
             int c[3];
-            cell_of(&h, s->bodies.data[bi].x[i], c);
+            cell_of(&h, b->x[i], c);
             ok = hash_insert(&h, bi, i, c);
         }
-    for (int bi = 0; bi < s->bodies.count && ok; ++bi) // pass 2: every tet
-        for (int t = 0; t < s->bodies.data[bi].tet_count; ++t) tet_against_cells(s, &h, bi, t, hits);
+    }
+    for (int bi = 0; bi < s->bodies.count && ok; ++bi) { // pass 2: every tet that may hold a vertex
+        int tets = body_in_reach(&r, &s->bodies.data[bi], bi) ? s->bodies.data[bi].tet_count : 0;
+        for (int t = 0; t < tets; ++t) tet_against_cells(s, &h, &r, bi, t, hits);
+    }
     tc_tet_grid_free(&h);
+    reach_free(&r);
     return ok;
 }
 

@@ -34,7 +34,8 @@ typedef struct tc_tet_grid {
 
 /// The hash cell size: the mean edge length of the store's bodies (ALGORITHMS §4.1).
 tc_real tc_tet_cell_size(const tc_tet_store* s);
-/// Builds a grid of every surface triangle of every body, entered in each cell its (slightly
+/// Builds a grid of the surface triangles that another body's edge may cross (those whose box
+/// meets another body's box; all of a self-colliding body's), entered in each cell their (slightly
 /// inflated) bounding box covers; false when out of memory. Free it with tc_tet_grid_free.
 bool tc_tet_grid_build_faces(tc_tet_grid* g, const tc_tet_store* s);
 void tc_tet_grid_free(tc_tet_grid* g);

@@ -36,34 +36,71 @@ static void test_cubes_bounce_apart(void** state) {
     }
 }
 
-// The pile settles: in the fifth second its kinetic energy stays below 0.08 J (it kept 0.07-0.16 J
-// while the tet-tet penalty was explicit with an m/h damper cap and the rigid coupling's damper
-// overshot; 0.03-0.05 J now, against a 75 J impact peak), and no sphere sinks into another.
+// Statistics of one second of the pile (60 steps): mean kinetic energy, mean and largest
+// per-step deepest contact, closest pair of sphere centres.
+typedef struct pile_window {
+    tc_real ke_mean, depth_mean, depth_max, closest;
+} pile_window;
+
+static pile_window pile_second(tc_scene* s) {
+    tc_world* w = tc_scene_world(s);
+    pile_window r = {0, 0, 0, 1e9};
+    for (int i = 0; i < 60; ++i) {
+        run(s, 1, NULL);
+        tc_world_stats st = tc_world_get_stats(w);
+        r.ke_mean += st.kinetic_energy / 60;
+        r.depth_mean += st.max_penetration / 60;
+        r.depth_max = fmax(r.depth_max, st.max_penetration);
+        for (int a = 0; a < 4; ++a)
+            for (int b = a + 1; b < 4; ++b) {
+                char na[16], nb[16];
+                snprintf(na, sizeof na, "ball_%d", a);
+                snprintf(nb, sizeof nb, "ball_%d", b);
+                tc_vec3 pa = tc_body_get_pose(w, tc_world_find_body(w, na)).p, pb = tc_body_get_pose(w, tc_world_find_body(w, nb)).p;
+                r.closest = fmin(r.closest, tc_v3_dist(pa, pb));
+            }
+    }
+    return r;
+}
+
+// The pile comes to rest, no sphere inside another. The pile is chaotic: which ball rolls about
+// its pocket when, and the largest KE of a late second (0.05 ... 0.5 J), change with nothing but
+// the CG's rounding (tolerance 1e-6 ... 1e-12, a 1e-6 m shift of the drop). So the criteria are
+// one-second means relative to the impact (peak ~75 J) and their trend:
+// - settled by the fifth second: its mean KE is below 2e-3 of the peak and at most half the
+//   fourth second's (or below 1e-4 of the peak); 0.03-0.11 J and ratios 0.1-0.45 in 47 of 49 runs
+//   (7 tolerances x 7 drops);
+// - or, when a ball still rolls about its pocket then (KE 0.23-0.26 J, as much as in the fourth
+//   second), at rest later: the mean KE of one of seconds 6-10 is below 6.7e-4 of the peak
+//   (0.05 J; 0.029 J in one such run; the other, one drop at tolerance 1e-9, still rolls at
+//   0.065 J and fails).
+// A jittering pile does neither: with no material damping it stays at 0.31-0.33 J from the fourth
+// second on; with the tet-tet normal penalty explicit its KE rises from 0.046 J in the fourth
+// second to 0.076 J and stays there. The shipped drop passes at every tolerance 1e-6 ... 1e-12.
+// - the per-step deepest contact averages below 3 cm (1.8-2.7 cm) and never passes 7.5 cm (half
+//   a radius; single-step spikes reach 6.6 cm), sphere centres stay 0.22 m apart (radius 0.15).
 static void test_spheres_pile_settles(void** state) {
     (void)state;
     tc_scene* s = tc_test_load_scene("tet_sphere_stack");
-    tc_world* w = tc_scene_world(s);
-    tc_real ke_max = 0, ke_late = 0, deepest = 0;
-    run(s, 240, &ke_max);
-    for (int i = 0; i < 60; ++i) {
-        run(s, 1, NULL);
-        ke_late = fmax(ke_late, tc_world_get_stats(w).kinetic_energy);
-        deepest = fmax(deepest, tc_world_get_stats(w).max_penetration);
+    tc_real ke_peak = 0;
+    run(s, 180, &ke_peak);
+    pile_window fourth = pile_second(s), fifth = pile_second(s), late = fifth;
+    bool settled = fifth.ke_mean < 2e-3 * ke_peak && (fifth.ke_mean < 0.5 * fourth.ke_mean || fifth.ke_mean < 1e-4 * ke_peak);
+    tc_real ke_late = 1e9;
+    for (int second = 6; second <= 10 && !settled; ++second) { // still rolling: does it come to rest later?
+        pile_window r = pile_second(s);
+        ke_late = fmin(ke_late, r.ke_mean);
+        late.depth_mean = (late.depth_mean * (second - 5) + r.depth_mean) / (second - 4);
+        late.depth_max = fmax(late.depth_max, r.depth_max), late.closest = fmin(late.closest, r.closest);
     }
-    tc_real closest = 1e9;
-    for (int a = 0; a < 4; ++a)
-        for (int b = a + 1; b < 4; ++b) {
-            char na[16], nb[16];
-            snprintf(na, sizeof na, "ball_%d", a);
-            snprintf(nb, sizeof nb, "ball_%d", b);
-            tc_vec3 pa = tc_body_get_pose(w, tc_world_find_body(w, na)).p, pb = tc_body_get_pose(w, tc_world_find_body(w, nb)).p;
-            closest = fmin(closest, tc_v3_dist(pa, pb));
-        }
-    printf("tet_sphere_stack: KE at most %.3g J in the fifth second (peak %.3g J), deepest contact %.3g m, closest centres %.3f m\n", ke_late,
-           ke_max, deepest, closest);
-    assert_true(ke_late < 0.08);
-    assert_true(deepest < 0.05);
-    assert_true(closest > 0.22); // radius 0.15 (a coarse lattice ball, 4 cubes across): none inside another
+    printf("tet_sphere_stack: peak KE %.3g J; mean KE %.3g J in the fourth second, %.3g J in the fifth", ke_peak, fourth.ke_mean, fifth.ke_mean);
+    if (!settled) printf(", %.3g J in the quietest of seconds 6-10", ke_late);
+    printf("; deepest contact %.3g m on average, %.3g m at most; closest centres %.3f m\n", late.depth_mean, late.depth_max,
+           fmin(fourth.closest, late.closest));
+    assert_true(ke_peak > 50); // the drop happened
+    assert_true(settled || ke_late < 6.7e-4 * ke_peak);
+    assert_true(late.depth_mean < 0.03 && late.depth_max < 0.075);
+    assert_true(fmin(fourth.closest, late.closest) > 0.22);
     tc_scene_destroy(s);
 }
 

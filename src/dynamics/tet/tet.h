@@ -7,16 +7,24 @@
 
 /// The implicit step's linear system, a symmetric block sparse matrix with one 3x3 block per
 /// vertex pair sharing an edge: rows are vertices, the blocks of row i are those of the edge
-/// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns), and only the block (u, v) of
-/// each edge u < v is stored (the block (v, u) is its transpose). Everything is allocated at
-/// creation, so a step allocates nothing.
+/// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns). Assembly adds into one block
+/// per edge (u, v), u < v; the CG solve then copies the system's blocks into full rows (lower
+/// columns first), so its product and its symmetric Gauss-Seidel preconditioner stream through
+/// memory without transposes. Everything is allocated at creation: a step allocates nothing.
 typedef struct tc_tet_solver {
-    tc_mat3* diag;       ///< n: diagonal blocks
-    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v
+    tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
+    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
-    tc_real* inv_mass;   ///< n: the preconditioner, 1/m (0 for fixed vertices)
+    tc_mat3* rotations;  ///< per tet: the rotation of the last assembly
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
+    int* row_col;        ///< adj_start[n]: column of each entry of rows
+    int* row_edge;       ///< adj_start[n]: edge of each entry of rows
+    int* row_split;      ///< n: first entry of each row whose column is above the row
+    tc_mat3* inv_diag;   ///< n: inverse Cholesky factors G = L^-1 of the system's diagonal blocks (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch
+    tc_vec3* dv;         ///< n: the last step's velocity change, the next CG's first guess
+    tc_vec3* dv_prev;    ///< n: the velocity change of the step before (the warm start combines both)
     int iterations;      ///< CG iterations of the last step (diagnostics)
 } tc_tet_solver;
 
@@ -59,7 +67,8 @@ static inline tc_tet_body* tc_tet_body_at(const tc_world* w, int i) { return &tc
 /// Elastic forces (corotational linear, QR rotations) added to b->f.
 void tc_tet_elastic_forces(tc_tet_body* b);
 /// Elastic forces added to b->f and the warped stiffness K (the force's negative Jacobian with
-/// the rotations held) assembled into b->solver.diag / off, replacing what they held.
+/// the rotations held) assembled into b->solver.diag / off, replacing what they held (valid
+/// until the step's solve, which reuses both).
 void tc_tet_assemble(tc_tet_body* b);
 /// y = K d for the assembled blocks (rows of fixed vertices give 0).
 void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y);

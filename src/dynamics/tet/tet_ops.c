@@ -173,6 +173,8 @@ static void write_state(const tc_world* w, struct tc_state_writer* out) {
         const tc_tet_body* b = &s->bodies.data[i];
         tc_nodal_write(out, b->x, b->v, b->n);
         tc_state_write_vec3(out, b->user_force);
+        for (int k = 0; k < b->n; ++k) tc_state_write_vec3(out, b->solver.dv[k]); // the CG's warm start
+        for (int k = 0; k < b->n; ++k) tc_state_write_vec3(out, b->solver.dv_prev[k]);
     }
 }
 
@@ -183,6 +185,14 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
         tc_tet_body* b = &s->bodies.data[i];
         if (!tc_nodal_read(in, b->x, b->v, b->n)) return tc_error_set(e, TC_RESULT_PARSE, file, "tet", "vertex count differs from the scene");
         b->user_force = tc_state_read_vec3(in);
+        for (int k = 0; k < b->n; ++k) {
+            tc_vec3 dv = tc_state_read_vec3(in);
+            b->solver.dv[k] = b->fixed[k] || !tc_v3_is_finite(dv) ? tc_v3_zero() : dv;
+        }
+        for (int k = 0; k < b->n; ++k) {
+            tc_vec3 dv = tc_state_read_vec3(in);
+            b->solver.dv_prev[k] = b->fixed[k] || !tc_v3_is_finite(dv) ? tc_v3_zero() : dv;
+        }
         tc_tet_update_surface(b);
     }
     return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "tet", "truncated tet state") : TC_RESULT_OK;
