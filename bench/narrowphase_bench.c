@@ -10,6 +10,7 @@
 // and how the warm answers differ from cold ones on the same frames. NP_CHECK=1 compares the
 // normal of every overlapping pair with a brute force (the face of qhull(A - B) the line through the
 // centroids enters by).
+#define _POSIX_C_SOURCE 200809L // clock_gettime
 #include "collision/collide.h"
 #include "geometry/hull.h"
 #include "tactus/tactus.h"
