@@ -95,13 +95,15 @@ static void test_points_resume_and_split_refused(void** state) {
     (void)state;
     tc_error e;
     tc_scene* a = tc_test_load_scene("points_fracture");
-    step_n(a, 125);
+    // The split comes at step ~100-135 depending on the compiler's rounding (the stretch is
+    // chaotic near the break): checkpoint well before it and step well past it.
+    step_n(a, 60);
     assert_int_equal(tc_world_get_body_count(tc_scene_world(a)), 2);
     assert_int_equal(tc_scene_write_checkpoint(a, ck_path(), NULL, 0, &e), TC_RESULT_OK);
-    step_n(a, 25);
+    step_n(a, 100);
     tc_scene* b = tc_scene_resume(ck_path(), NULL, NULL, &e);
     if (!b) fail_msg("%s", e.message);
-    step_n(b, 25);
+    step_n(b, 100);
     tc_world *wa = tc_scene_world(a), *wb = tc_scene_world(b);
     assert_int_equal(tc_world_get_body_count(wa), 3); // the putty split in both runs
     assert_int_equal(tc_world_get_body_count(wb), 3);
