@@ -2,8 +2,9 @@
 /// Quasi-rigid bodies (Pauly, Pai & Guibas 2004; seed 002): a rigid body whose surface is a point
 /// cloud with a thin compliant layer. Contacts with static, rigid and other quasi-rigid bodies are
 /// resolved by a linear complementarity problem on the layer's half-space response (Polonsky–Keer
-/// conjugate gradients or Lemke's method, see tc_quasi_solver), giving a contact surface, per-node normal tractions and displacements, and the total
-/// force and torque applied to the rigid dynamics. See docs/quasi.md.
+/// conjugate gradients or Lemke's method, see tc_quasi_solver), giving a contact surface, per-node
+/// normal tractions and displacements, and the total force and torque applied to the rigid
+/// dynamics. See docs/quasi.md.
 #ifndef TACTUS_QUASI_H
 #define TACTUS_QUASI_H
 #include "tactus/world.h"
