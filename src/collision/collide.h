@@ -36,6 +36,7 @@ typedef struct tc_manifold {
 /// nonzero `previous->normal` (the last contact normal, or the separating axis a query without
 /// contact leaves in `out->normal`) and `previous->portal` warm-start the contact normal query
 /// (same answer up to round-off, fewer support scans when the bodies moved little).
+/// The poses' quaternions must be unit (the world keeps them so; they are not renormalised here).
 /// Returns the number of points written to out (0 = no contact; out->normal is then the axis that
 /// proved the pair apart, or zero).
 int tc_collide(const tc_shape* a, tc_transform pose_a, const tc_shape* b, tc_transform pose_b,
