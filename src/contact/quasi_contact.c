@@ -1,5 +1,6 @@
 // Quasi-rigid contact: response matrix, LCP iterations, active nodes, coarse-to-fine (§9.4–9.6).
 #include "contact/quasi_contact.h"
+#include <limits.h>
 #include <math.h>
 #include "contact/quasi_matrix.h"
 
@@ -230,7 +231,8 @@ static tc_result solve_lcp(tc_quasi_patch* pt, const tc_real* d, const tc_real* 
         tc_result r = tc_lcp_pk_split_parts(n, pt->matrix.data, pt->skew.data, d, q, tol, 50 + n / 2, pt->pressure.data,
                                             w, &pt->lcp, &it);
         *st = (tc_lcp_solve_stats){0, it.iterations, it.matvecs, r == TC_RESULT_NOT_CONVERGED, it.residual};
-        if (r != TC_RESULT_NOT_CONVERGED) return r;
+        // a zero column scale (a node without area) is refused by the split: Lemke can take it
+        if (r != TC_RESULT_NOT_CONVERGED && r != TC_RESULT_INVALID_ARGUMENT) return r;
         merge_split(pt, d);
         tc_lcp_solve_stats lemke;
         r = tc_lcp_solve(TC_LCP_LEMKE, n, pt->matrix.data, false, NULL, q, tol, pt->pressure.data, w, NULL, &lemke);
@@ -247,6 +249,7 @@ tc_result tc_quasi_solve_nodes(tc_quasi_patch* pt, const tc_response_params* ra,
     pt->iterations = pt->pivots = 0;
     pt->residual_penetration = 0;
     if (n == 0) return TC_RESULT_OK;
+    if ((size_t)n * (size_t)n > INT_MAX) return TC_RESULT_OUT_OF_MEMORY; // n² matrix entries in an int count
     pt->lcp_iterations = pt->fallbacks = 0;
     if (!tc_array_reserve(&pt->matrix, n * n) || !tc_array_reserve(&pt->scratch, SCRATCH_REALS * n))
         return TC_RESULT_OUT_OF_MEMORY;

@@ -310,6 +310,12 @@ static bool pk_step(pk_state* s, tc_real* g_old, bool* conjugate) {
         if (s->x[i] > 0) num += s->g[i] * s->t[i], den += s->r[i] * s->t[i];
     if (!(den > 0)) return false;
     tc_real tau = num / den;
+    // After a clip the conjugate direction can point uphill (num < 0): a step along it would give
+    // entering nodes negative pressure. Restart from the steepest descent (beta = 0, num = G > 0).
+    if (!(tau > 0)) {
+        *conjugate = false;
+        return true;
+    }
     bool entered = false;
     for (int i = 0; i < n; ++i) {
         bool loaded = s->x[i] > 0;
@@ -595,7 +601,9 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
         tc_lcp_iter_stats it;
         result = tc_lcp_pk_split(n, M, column_scale, q, tol, 50 + n / 2, z, w, ws, &it);
         st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
-        st.fell_back = result == TC_RESULT_NOT_CONVERGED;
+        // INVALID_ARGUMENT here may be a zero column scale the split cannot divide by: Lemke
+        // takes the merged matrix as it is (and reports truly invalid input itself)
+        st.fell_back = result == TC_RESULT_NOT_CONVERGED || result == TC_RESULT_INVALID_ARGUMENT;
         if (!st.fell_back) {
             if (stats) *stats = st;
             return result;
@@ -604,7 +612,10 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
     if (iterative) {
         size_t bytes = 5 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
         tc_real* work = tc_alloc(bytes);
-        if (!work) return TC_RESULT_OUT_OF_MEMORY;
+        if (!work) {
+            if (stats) *stats = st;
+            return TC_RESULT_OUT_OF_MEMORY;
+        }
         float* single_work = NULL; // PK's single-precision rows need n(n + 2) floats of ws
         if (ws && method != TC_LCP_MPRGP && (size_t)n * (n + 2) <= INT_MAX &&
             tc_array_reserve(&ws->singles, n * (n + 2)))

@@ -140,7 +140,38 @@ static void test_touching_and_scales(void** state) {
     }
 }
 
+// A quasi-rigid point cloud with a stack of 12 coincident samples at its bottom (their k-nearest
+// area estimate is 0): it must still rest on the ground, finite, through the iterative solver.
+static void test_quasi_coincident_samples(void** state) {
+    (void)state;
+    enum { N = 400, DUP = 12 };
+    tc_vec3 pts[N + DUP];
+    for (int i = 0; i < N; ++i) { // Fibonacci sphere, radius 0.1 m
+        tc_real z = 1 - (2 * i + 1) / (tc_real)N, r = sqrt(1 - z * z), phi = 2.399963229728653 * i;
+        pts[i] = tc_v3(0.1 * r * cos(phi), 0.1 * r * sin(phi), 0.1 * z);
+    }
+    for (int i = 0; i < DUP; ++i) pts[N + i] = pts[N - 1]; // the lowest sample, repeated
+    tc_world* w = make_world(1);
+    tc_quasi_body_def d = tc_quasi_body_def_default();
+    d.shape = TC_QUASI_POINTS;
+    d.points = pts;
+    d.point_count = N + DUP;
+    d.mass = 4.19; // a water ball of radius 0.1 m
+    d.shear_modulus = 1e6;
+    d.layer_damping = 1e5;
+    d.base.pose.p = tc_v3(0, 0, 0.102);
+    tc_body_id id;
+    tc_error e;
+    if (tc_quasi_body_create(w, &d, &id, &e) != TC_RESULT_OK) fail_msg("%s", e.message);
+    run(w, 60, "quasi coincident samples");
+    tc_real low = lowest_z(w, id);
+    assert_true(isfinite(low));
+    assert_true(low > -0.005 && low < 0.005); // on the ground: not through it, not flung off
+    tc_world_destroy(w);
+}
+
 int main(void) {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_coincident_bodies), cmocka_unit_test(test_touching_and_scales)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_coincident_bodies), cmocka_unit_test(test_touching_and_scales),
+                                       cmocka_unit_test(test_quasi_coincident_samples)};
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

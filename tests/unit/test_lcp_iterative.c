@@ -153,6 +153,39 @@ static void test_random_against_enumeration(void** state) {
 
 // n = 200, condition number ~1e3: both methods agree with Lemke; the warm start from the solution
 // needs no step; the solution scales as z·b/a when M scales by a and q by b.
+// Gaussian-kernel matrices (nearly singular, like a dense contact patch) with random warm starts:
+// after a clipped step the conjugate direction can point uphill; a solve that reports success
+// must still return z >= 0 (it used to return pressures down to -0.09 in this family).
+static void test_success_means_nonnegative(void** state) {
+    (void)state;
+    unsigned seed = 616;
+    int successes = 0;
+    for (int trial = 0; trial < 600; ++trial) {
+        int n = 2 + (int)(40 * rnd(&seed));
+        tc_real *P = malloc(2 * (size_t)n * sizeof(tc_real)), *M = malloc((size_t)n * n * sizeof(tc_real));
+        tc_real *q = malloc((size_t)n * sizeof(tc_real)), *z = malloc((size_t)n * sizeof(tc_real));
+        tc_real *w = malloc((size_t)n * sizeof(tc_real)), *work = malloc(5 * (size_t)n * sizeof(tc_real));
+        tc_real sigma = 0.05 + 0.3 * rnd(&seed);
+        for (int i = 0; i < 2 * n; ++i) P[i] = rnd(&seed);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < n; ++k) {
+                tc_real dx = P[2 * i] - P[2 * k], dy = P[2 * i + 1] - P[2 * k + 1];
+                M[i * n + k] = exp(-(dx * dx + dy * dy) / (sigma * sigma)) + (i == k ? 1e-3 : 0);
+            }
+        for (int i = 0; i < n; ++i) q[i] = rnd(&seed) - 0.6, z[i] = rnd(&seed) < 1.0 / 3 ? 3 * rnd(&seed) : 0;
+        tc_lcp_iter_stats st;
+        if (tc_lcp_pk(n, M, q, 1e-8, 50 + n / 2, z, w, work, NULL, &st) == TC_RESULT_OK) {
+            ++successes;
+            for (int i = 0; i < n; ++i) {
+                if (!(z[i] >= 0)) fail_msg("trial %d: z[%d] = %g after a successful solve", trial, i, z[i]);
+                if (!(w[i] >= -1e-6)) fail_msg("trial %d: w[%d] = %g after a successful solve", trial, i, w[i]);
+            }
+        }
+        free(P), free(M), free(q), free(z), free(w), free(work);
+    }
+    assert_true(successes > 500);
+}
+
 static void test_large_against_lemke(void** state) {
     (void)state;
     enum { n = 200 };
@@ -356,6 +389,7 @@ int main(void) {
         cmocka_unit_test_setup(test_known_2x2, tc_test_setup_log),
         cmocka_unit_test_setup(test_random_against_enumeration, tc_test_setup_log),
         cmocka_unit_test_setup(test_large_against_lemke, tc_test_setup_log),
+        cmocka_unit_test_setup(test_success_means_nonnegative, tc_test_setup_log),
         cmocka_unit_test_setup(test_split_for_scaled_nonsymmetric, tc_test_setup_log),
         cmocka_unit_test_setup(test_split_falls_back, tc_test_setup_log),
         cmocka_unit_test_setup(test_split_parts, tc_test_setup_log),

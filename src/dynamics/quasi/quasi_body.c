@@ -117,6 +117,15 @@ static void estimate_areas(const tc_pointset* ps, tc_real* areas) {
         int n = tc_pointset_query_knn(ps, ps->points[i], k + 1, idx, d2);
         areas[i] = n > 1 ? TC_PI * d2[n - 1] / (n - 1) : 1e-6;
     }
+    // Stacks of coincident samples get zero: give them a small share of the mean so every node
+    // keeps a kernel width (a zero one makes the response matrix singular).
+    tc_real mean = 0;
+    int positive = 0;
+    for (int i = 0; i < ps->count; ++i)
+        if (areas[i] > 0) mean += areas[i], ++positive;
+    tc_real floor_area = positive ? 1e-3 * mean / positive : 1e-6;
+    for (int i = 0; i < ps->count; ++i)
+        if (!(areas[i] > 0)) areas[i] = floor_area;
 }
 
 static void free_record(tc_quasi_body* q) {
