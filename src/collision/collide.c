@@ -373,6 +373,7 @@ static int finish_tracking(tc_feature_point* fp, int n_new, tc_vec3 n, tc_transf
                            tc_manifold* out) {
     if (n_new == 0) {
         out->count = 0;
+        out->normal = n; // collide.h: the axis the pair was found apart along (a caller may reuse out as previous)
         return 0;
     }
     tc_feature_point pts[TC_MAX_MANIFOLD_POINTS + 1];
