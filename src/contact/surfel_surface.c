@@ -22,6 +22,9 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     for (int i = 0; i < count; ++i) box = tc_aabb_add_point(box, p[i]);
     if (count == 0) box.lo = box.hi = tc_v3_zero();
     tc_vec3 ext = tc_v3_sub(box.hi, box.lo);
+    // A zero cell (e.g. from a mean spacing of coincident points) would never grow below: one
+    // cell over the whole box instead.
+    if (!(cell > 0)) cell = fmax(fmax(ext.x, ext.y), fmax(ext.z, 1e-300));
     // Keep the cell count proportional to the point count (bounded memory for sparse sets).
     for (;;) {
         double cells = 1;

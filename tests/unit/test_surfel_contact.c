@@ -203,6 +203,17 @@ static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
     return f;
 }
 
+// A zero cell size (coincident points' mean spacing) must not hang the grid build; every point is
+// still found.
+static void test_grid_with_zero_cell(void** state) {
+    (void)state;
+    tc_vec3 pts[3] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 2, 0)};
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, 3, 0));
+    for (int i = 0; i < 3; ++i) assert_int_equal(tc_point_grid_nearest(&g, pts, pts[i], 0.1), i);
+    tc_point_grid_free(&g);
+}
+
 static void test_total_force_independent_of_sampling(void** state) {
     (void)state;
     int n1, n2;
@@ -375,6 +386,7 @@ int main(void) {
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
