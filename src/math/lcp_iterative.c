@@ -158,21 +158,29 @@ static bool all_nonnegative(int n, const tc_real* q) {
     return true;
 }
 
+// The iterative solvers' common start: argument checks (INVALID_ARGUMENT), the trivial solution
+// z = 0 when q >= 0 (OK: nothing presses), else NOT_CONVERGED with *qmax = max|q| to go on.
+static tc_result check_or_solve_trivial(int n, const tc_real* M, const tc_real* q, tc_real tol, tc_real* z, tc_real* w,
+                                        const tc_real* work, tc_real* qmax) {
+    if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
+    *qmax = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!isfinite(q[i]) || !isfinite(z[i])) return TC_RESULT_INVALID_ARGUMENT;
+        *qmax = fmax(*qmax, fabs(q[i]));
+    }
+    if (!all_nonnegative(n, q)) return TC_RESULT_NOT_CONVERGED;
+    for (int i = 0; i < n; ++i) z[i] = 0;
+    if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
+    return TC_RESULT_OK;
+}
+
 tc_result tc_lcp_mprgp(int n, const tc_real* M, const tc_real* q, tc_real tol, int max_iterations, tc_real* z,
                        tc_real* w, tc_real* work, tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
-    if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
     tc_real qmax = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!isfinite(q[i]) || !isfinite(z[i])) return TC_RESULT_INVALID_ARGUMENT;
-        qmax = fmax(qmax, fabs(q[i]));
-    }
-    if (all_nonnegative(n, q)) { // z = 0 is the solution: nothing presses
-        for (int i = 0; i < n; ++i) z[i] = 0;
-        if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
-        return TC_RESULT_OK;
-    }
+    tc_result early = check_or_solve_trivial(n, M, q, tol, z, w, work, &qmax);
+    if (early != TC_RESULT_NOT_CONVERGED) return early;
     tc_real m_norm = inf_norm_checked(n, M);
     if (m_norm < 0) return TC_RESULT_INVALID_ARGUMENT;
     if (!(m_norm > 0)) return TC_RESULT_NOT_CONVERGED; // M = 0 is not positive definite
@@ -356,17 +364,9 @@ static tc_result pk_solve(int n, const tc_real* M, const tc_real* q, tc_real tol
                           tc_lcp_iter_stats* stats) {
     tc_lcp_iter_stats st = {0, 0, 0};
     if (stats) *stats = st;
-    if (n < 1 || !M || !q || !z || !work || !(tol > 0) || !isfinite(tol)) return TC_RESULT_INVALID_ARGUMENT;
     tc_real qmax = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!isfinite(q[i]) || !isfinite(z[i])) return TC_RESULT_INVALID_ARGUMENT;
-        qmax = fmax(qmax, fabs(q[i]));
-    }
-    if (all_nonnegative(n, q)) { // z = 0 is the solution: nothing presses
-        for (int i = 0; i < n; ++i) z[i] = 0;
-        if (w) memcpy(w, q, (size_t)n * sizeof(tc_real));
-        return TC_RESULT_OK;
-    }
+    tc_result early = check_or_solve_trivial(n, M, q, tol, z, w, work, &qmax);
+    if (early != TC_RESULT_NOT_CONVERGED) return early;
     pk_state s = {n, M, q, z, work, work + n, work + 2 * n, work + 3 * n, false, NULL, NULL, NULL, 0, 0};
     tc_real dmax = max_diagonal(n, M);
     if (single_work && dmax > 0 && isfinite(dmax)) {
@@ -610,8 +610,10 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
         }
     }
     if (iterative) {
+        // the workspace's reals when there is one (no allocation per solve); the split above is done with them
         size_t bytes = 5 * (size_t)(n > 0 ? n : 1) * sizeof(tc_real);
-        tc_real* work = tc_alloc(bytes);
+        bool own = !ws || !tc_array_reserve(&ws->reals, 5 * (n > 0 ? n : 1));
+        tc_real* work = own ? tc_alloc(bytes) : ws->reals.data;
         if (!work) {
             if (stats) *stats = st;
             return TC_RESULT_OUT_OF_MEMORY;
@@ -624,7 +626,7 @@ tc_result tc_lcp_solve(tc_lcp_method method, int n, const tc_real* M, bool symme
         int cap = 50 + n / 2;
         result = method == TC_LCP_MPRGP ? tc_lcp_mprgp(n, M, q, tol, cap, z, w, work, &it)
                                         : tc_lcp_pk(n, M, q, tol, cap, z, w, work, single_work, &it);
-        tc_free(work, bytes);
+        if (own) tc_free(work, bytes);
         st.iterations = it.iterations, st.matvecs = it.matvecs, st.residual = it.residual;
         st.fell_back = result == TC_RESULT_NOT_CONVERGED;
         if (!st.fell_back) {

@@ -1,7 +1,7 @@
 // Degenerate configurations for the deformable and quasi-rigid kinds (issue 8): two bodies
 // exactly coincident, a body exactly touching the ground, and the same drop from 0.1 mm to
 // 10 km. Never NaN, never a body through the ground, the same motion in body sizes at every scale.
-#include "tc_test.h"
+#include "rigid_scene_util.h"
 
 #include <stdio.h>
 
@@ -13,15 +13,7 @@ static tc_world* make_world(tc_real scale) {
     d.gravity = tc_v3(0, 0, -9.81 * scale); // the same motion in units of the body size
     tc_world* w = tc_world_create(&d, NULL);
     assert_non_null(w);
-    tc_shape_def plane = tc_shape_def_default(TC_SHAPE_PLANE);
-    plane.plane_normal = tc_v3(0, 0, 1);
-    tc_rigid_body_def g = tc_rigid_body_def_default();
-    g.is_static = true;
-    g.shapes = &plane;
-    g.shape_count = 1;
-    tc_body_id id;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &g, &id, &e), TC_RESULT_OK);
+    rs_plane(w, tc_v3(0, 0, 1), tc_rigid_body_def_default().base.material.friction);
     return w;
 }
 

@@ -1,7 +1,7 @@
 // The quasi-rigid LCP method as a body option: the default (Polonsky–Keer CG on the symmetric
 // matrix of a sphere's equal-area samples) and forced Lemke or MPRGP settle a pressed ball to the
 // same contact force; the def and the scene field "solver" are validated.
-#include "tc_test.h"
+#include "rigid_scene_util.h"
 
 static tc_world* press_world(tc_quasi_solver solver, tc_body_id* ball) {
     tc_world_def wd = tc_world_def_default();
@@ -9,14 +9,8 @@ static tc_world* press_world(tc_quasi_solver solver, tc_body_id* ball) {
     wd.enable_sleep = false;
     tc_world* w = tc_world_create(&wd, NULL);
     assert_non_null(w);
-    tc_shape_def sd = tc_shape_def_default(TC_SHAPE_PLANE);
-    tc_rigid_body_def rd = tc_rigid_body_def_default();
-    rd.is_static = true;
-    rd.shapes = &sd;
-    rd.shape_count = 1;
-    tc_body_id ground;
+    rs_plane(w, tc_v3(0, 0, 1), tc_rigid_body_def_default().base.material.friction);
     tc_error err;
-    assert_int_equal(tc_rigid_body_create(w, &rd, &ground, &err), TC_RESULT_OK);
     tc_quasi_body_def d = tc_quasi_body_def_default();
     d.sample_count = 8000;
     d.shear_modulus = 2e5;

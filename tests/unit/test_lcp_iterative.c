@@ -2,6 +2,7 @@
 // known solutions, brute-force enumeration (n <= 10), Lemke on n = 200, scale invariance, warm
 // starts, fallback to Lemke.
 #include "tc_test.h"
+#include "tc_lcp_brute.h"
 #include "math/lcp_iterative.h"
 
 typedef tc_result iterative_fn(int, const tc_real*, const tc_real*, tc_real, int, tc_real*, tc_real*, tc_real*,
@@ -71,61 +72,6 @@ static void test_known_2x2(void** state) {
     }
 }
 
-// Solves A x = b (k×k, overwritten) by Gaussian elimination with partial pivoting.
-static bool solve_dense(int k, tc_real* A, tc_real* b) {
-    for (int c = 0; c < k; ++c) {
-        int p = c;
-        for (int r = c + 1; r < k; ++r)
-            if (fabs(A[r * k + c]) > fabs(A[p * k + c])) p = r;
-        if (fabs(A[p * k + c]) < 1e-14) return false;
-        for (int j = 0; j < k; ++j) {
-            tc_real t = A[c * k + j];
-            A[c * k + j] = A[p * k + j], A[p * k + j] = t;
-        }
-        tc_real t = b[c];
-        b[c] = b[p], b[p] = t;
-        for (int r = c + 1; r < k; ++r) {
-            tc_real f = A[r * k + c] / A[c * k + c];
-            for (int j = c; j < k; ++j) A[r * k + j] -= f * A[c * k + j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int c = k - 1; c >= 0; --c) {
-        for (int j = c + 1; j < k; ++j) b[c] -= A[c * k + j] * b[j];
-        b[c] /= A[c * k + c];
-    }
-    return true;
-}
-
-// The unique complementary set alpha with z_alpha = −M_αα⁻¹ q_α >= 0 and w elsewhere >= 0.
-static int brute_force(int n, const tc_real* M, const tc_real* q, tc_real* z) {
-    int solutions = 0;
-    tc_real A[100], b[10], cand[10];
-    for (unsigned mask = 0; mask < (1u << n); ++mask) {
-        int idx[10], k = 0;
-        for (int i = 0; i < n; ++i)
-            if (mask & (1u << i)) idx[k++] = i;
-        for (int a = 0; a < k; ++a) {
-            b[a] = -q[idx[a]];
-            for (int c = 0; c < k; ++c) A[a * k + c] = M[idx[a] * n + idx[c]];
-        }
-        if (k > 0 && !solve_dense(k, A, b)) continue;
-        for (int i = 0; i < n; ++i) cand[i] = 0;
-        bool ok = true;
-        for (int a = 0; a < k; ++a) {
-            if (b[a] < -1e-10) ok = false;
-            cand[idx[a]] = b[a];
-        }
-        for (int i = 0; i < n && ok; ++i) {
-            tc_real wi = q[i];
-            for (int j = 0; j < n; ++j) wi += M[i * n + j] * cand[j];
-            if (!(mask & (1u << i)) && wi < -1e-10) ok = false;
-        }
-        if (ok) ++solutions, memcpy(z, cand, (size_t)n * sizeof(tc_real));
-    }
-    return solutions;
-}
-
 static void test_random_against_enumeration(void** state) {
     (void)state;
     unsigned seed = 777;
@@ -134,7 +80,7 @@ static void test_random_against_enumeration(void** state) {
         tc_real M[100], q[10], zb[10], work[50];
         random_spd(n, &seed, 0.1, M);
         for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.2;
-        assert_int_equal(brute_force(n, M, q, zb), 1);
+        assert_int_equal(tc_test_lcp_brute_force(n, M, q, zb), 1);
         tc_real zmax = 0;
         for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
         for (int m = 0; m < METHODS; ++m) {
@@ -241,7 +187,7 @@ static void test_split_for_scaled_nonsymmetric(void** state) {
         for (int i = 0; i < n; ++i)
             for (int k = 0; k < n; ++k) M[i * n + k] = B[i * n + k] * d[k];
         for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.2;
-        assert_int_equal(brute_force(n, M, q, zb), 1);
+        assert_int_equal(tc_test_lcp_brute_force(n, M, q, zb), 1);
         tc_real z[10] = {0}, w[10], zmax = 0;
         for (int i = 0; i < n; ++i) zmax = fmax(zmax, zb[i]);
         tc_lcp_iter_stats st;

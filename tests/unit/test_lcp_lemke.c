@@ -1,5 +1,6 @@
 // Lemke LCP solver: known solutions, degeneracy, ray termination, brute-force enumeration.
 #include "tc_test.h"
+#include "tc_lcp_brute.h"
 #include "math/lcp_lemke.h"
 
 static void test_known_2x2(void** state) {
@@ -81,66 +82,6 @@ static tc_real rnd(unsigned* s) {
     return (*s >> 8) / 16777216.0;
 }
 
-// Solves A x = b (k×k, row-major, overwritten) by Gaussian elimination with partial pivoting.
-static bool solve_dense(int k, tc_real* A, tc_real* b) {
-    for (int c = 0; c < k; ++c) {
-        int p = c;
-        for (int r = c + 1; r < k; ++r)
-            if (fabs(A[r * k + c]) > fabs(A[p * k + c])) p = r;
-        if (fabs(A[p * k + c]) < 1e-14) return false;
-        for (int j = 0; j < k; ++j) {
-            tc_real t = A[c * k + j];
-            A[c * k + j] = A[p * k + j];
-            A[p * k + j] = t;
-        }
-        tc_real t = b[c];
-        b[c] = b[p];
-        b[p] = t;
-        for (int r = c + 1; r < k; ++r) {
-            tc_real f = A[r * k + c] / A[c * k + c];
-            for (int j = c; j < k; ++j) A[r * k + j] -= f * A[c * k + j];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int c = k - 1; c >= 0; --c) {
-        for (int j = c + 1; j < k; ++j) b[c] -= A[c * k + j] * b[j];
-        b[c] /= A[c * k + c];
-    }
-    return true;
-}
-
-// Brute force: the unique complementary set alpha with z_alpha >= 0 and w_rest >= 0.
-static int brute_force(int n, const tc_real* M, const tc_real* q, tc_real* z) {
-    int solutions = 0;
-    tc_real A[100], b[10], cand[10];
-    for (unsigned mask = 0; mask < (1u << n); ++mask) {
-        int idx[10], k = 0;
-        for (int i = 0; i < n; ++i)
-            if (mask & (1u << i)) idx[k++] = i;
-        for (int a = 0; a < k; ++a) {
-            b[a] = -q[idx[a]];
-            for (int c = 0; c < k; ++c) A[a * k + c] = M[idx[a] * n + idx[c]];
-        }
-        if (k > 0 && !solve_dense(k, A, b)) continue;
-        for (int i = 0; i < n; ++i) cand[i] = 0;
-        bool ok = true;
-        for (int a = 0; a < k; ++a) {
-            if (b[a] < -1e-10) ok = false;
-            cand[idx[a]] = b[a];
-        }
-        for (int i = 0; i < n && ok; ++i) {
-            tc_real wi = q[i];
-            for (int j = 0; j < n; ++j) wi += M[i * n + j] * cand[j];
-            if (!(mask & (1u << i)) && wi < -1e-10) ok = false;
-        }
-        if (ok) {
-            ++solutions;
-            memcpy(z, cand, (size_t)n * sizeof(tc_real));
-        }
-    }
-    return solutions;
-}
-
 static void test_random_against_enumeration(void** state) {
     (void)state;
     unsigned seed = 12345;
@@ -164,7 +105,7 @@ static void test_random_against_enumeration(void** state) {
                 }
         for (int i = 0; i < n; ++i) q[i] = 2 * rnd(&seed) - 1.2;
         assert_int_equal(tc_lcp_lemke(n, M, q, z, w, NULL), TC_RESULT_OK);
-        assert_int_equal(brute_force(n, M, q, zb), 1); // P-matrix: exactly one solution
+        assert_int_equal(tc_test_lcp_brute_force(n, M, q, zb), 1); // P-matrix: exactly one solution
         for (int i = 0; i < n; ++i) {
             assert_near(z[i], zb[i], 1e-8 * (1 + fabs(zb[i])));
             assert_true(z[i] >= 0 && w[i] >= -1e-10);

@@ -1,18 +1,7 @@
 // Quasi-rigid contact LCP against Hertz theory; sphere tree; collide on a sampled sphere.
 #include "tc_test.h"
 #include "contact/quasi_contact.h"
-
-typedef struct paraboloid {
-    tc_real radius, depth;
-} paraboloid;
-
-// A sphere cap flattened onto its tangent plane z = 0, against a rigid plane at depth δ:
-// separation r²/(2R) − δ (+ z, the node's displacement along the normal).
-static tc_real paraboloid_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
-    const paraboloid* pb = user;
-    *normal = tc_v3(0, 0, 1);
-    return (p.x * p.x + p.y * p.y) / (2 * pb->radius) - pb->depth + p.z;
-}
+#include "tc_quasi_sdf.h"
 
 static tc_response_params layer(void) {
     tc_response_params r = {TC_RESPONSE_BOUSSINESQ, 1e6, 0.3, 0};
@@ -91,12 +80,6 @@ static void fibonacci_sphere(tc_vec3* pts, tc_vec3* nrm, int n, tc_real radius) 
         nrm[i] = tc_v3(r * cos(phi), r * sin(phi), z);
         pts[i] = tc_v3_scale(nrm[i], radius);
     }
-}
-
-static tc_real ground_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
-    (void)user;
-    *normal = tc_v3(0, 0, 1);
-    return p.z;
 }
 
 static void test_tree_and_collide_sphere_on_ground(void** state) {

@@ -2,22 +2,7 @@
 // Hertz cap (one and two compliant layers), on a sampled sphere from every coarse level.
 #include "tc_test.h"
 #include "contact/quasi_contact.h"
-
-typedef struct paraboloid {
-    tc_real radius, depth;
-} paraboloid;
-
-static tc_real paraboloid_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
-    const paraboloid* pb = user;
-    *normal = tc_v3(0, 0, 1);
-    return (p.x * p.x + p.y * p.y) / (2 * pb->radius) - pb->depth + p.z;
-}
-
-static tc_real ground_sdf(const void* user, tc_vec3 p, tc_vec3* normal) {
-    (void)user;
-    *normal = tc_v3(0, 0, 1);
-    return p.z;
-}
+#include "tc_quasi_sdf.h"
 
 // Sphere cap R = 5 cm pressed δ = 1 mm on a grid of spacing a/10 (about 630 nodes); with
 // `uneven`, node areas vary ±30 % in a smooth pattern (a non-symmetric matrix).
