@@ -153,10 +153,13 @@ static tc_result gen_grid(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     if (!r) r = tc_json_vec3(j, g, path, "count", false, &count);
     if (!r) r = tc_json_vec3(j, g, path, "spacing", false, &spacing);
     if (r) return r;
-    int n[3] = {(int)count.x, (int)count.y, (int)count.z};
-    for (int a = 0; a < 3; ++a)
-        if (n[a] != tc_v3_get(count, a) || n[a] < 1 || n[a] > 1000)
+    int n[3];
+    for (int a = 0; a < 3; ++a) {
+        tc_real v = tc_v3_get(count, a); // range first: casting 1e84 to int is undefined
+        if (!(v >= 1 && v <= 1000) || v != floor(v))
             return tc_json_fail(j, TC_RESULT_OUT_OF_RANGE, path, "count", "must hold 3 integers in [1, 1000]");
+        n[a] = (int)v;
+    }
     tc_shape_def s = box_shape(h);
     if (shape == 1) {
         s = tc_shape_def_default(TC_SHAPE_SPHERE);
@@ -201,8 +204,8 @@ static void sampler_init(spaced_sampler* s, tc_vec3 extent, tc_real spacing, int
 }
 
 static int cell_coord(const spaced_sampler* s, tc_vec3 p, int k) {
-    int c = (int)floor(tc_v3_get(p, k) / s->spacing);
-    return c < 0 ? 0 : (c >= s->dims[k] ? s->dims[k] - 1 : c);
+    tc_real c = floor(tc_v3_get(p, k) / s->spacing); // clamped before the cast (no int overflow)
+    return c >= 1 ? (c < s->dims[k] ? (int)c : s->dims[k] - 1) : 0;
 }
 
 static bool too_close(const spaced_sampler* s, tc_vec3 p) {
