@@ -2,7 +2,11 @@
 // overlapping by a growing depth; time of the contact handling of one sub-step (contact
 // surface + forces + distribution, i.e. the points collide hook) against the number of
 // colliding surfels. Writes CSV to stdout (or to argv[1]); one core.
+// `points_bench --once MM`: one collide hook call at an overlap of MM millimetres (for
+// callgrind instruction counts); `--points MM`: the contact points and normals there (%.17g,
+// to compare two builds' contact surfaces).
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tactus/tactus.h"
 #include "contact/surfel_contact.h"
@@ -26,9 +30,42 @@ static tc_world* make_pair(tc_real overlap, tc_error* e) {
     return w;
 }
 
+// One overlap only: a single hook call, or the contact surface printed.
+static int run_one(const char* mode, const char* mm) {
+    char* end;
+    double overlap = strtod(mm, &end) * 1e-3;
+    if (end == mm || *end || !(overlap > 0 && overlap < 0.2)) {
+        fprintf(stderr, "points_bench: %s needs an overlap in mm (0-200), got '%s'\n", mode, mm);
+        return 2;
+    }
+    tc_error e;
+    tc_world* w = make_pair(overlap, &e);
+    if (!w) { fprintf(stderr, "%s\n", e.message); return 1; }
+    tc_points_store* s = tc_points_store_of(w);
+    tc_points_body *A = s->bodies.data[0], *B = s->bodies.data[1];
+    if (strcmp(mode, "--once") == 0) {
+        tc_surfel_contact_collide(w, 1.0 / 240);
+        printf("contact samples: %d\n", A->contact_points.count);
+    } else {
+        tc_surfel_contact c = {0};
+        tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, 1.0 / 240);
+        int samples = tc_surfel_contact_surface(A, B, &p, &c);
+        printf("# colliding %d + %d, samples %d\n", c.colliding_a, c.colliding_b, samples);
+        for (int i = 0; i < samples; ++i) {
+            tc_vec3 x = c.points.data[i], n = c.normals.data[i];
+            printf("%.17g %.17g %.17g %.17g %.17g %.17g\n", x.x, x.y, x.z, n.x, n.y, n.z);
+        }
+        tc_surfel_contact_free(&c);
+    }
+    tc_world_destroy(w);
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 3 && (strcmp(argv[1], "--once") == 0 || strcmp(argv[1], "--points") == 0)) return run_one(argv[1], argv[2]);
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) { // an option is never an output file
-        fprintf(stderr, "usage: points_bench [OUT.csv]   (CSV to stdout without OUT.csv)\n");
+        fprintf(stderr, "usage: points_bench [OUT.csv]   (CSV to stdout without OUT.csv)\n"
+                        "       points_bench --once MM | --points MM   (one hook call / the contact points at MM mm)\n");
         return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     FILE* out = argc > 1 ? fopen(argv[1], "w") : stdout;
