@@ -186,17 +186,86 @@ static inline tc_real exp_neg_inline(tc_real s) {
 
 tc_real tc_exp_neg(tc_real s) { return s >= 0 && s <= 9 ? exp_neg_inline(s) : exp(-s); }
 
-enum { GATHER_MAX = 512 };
+enum { GATHER_MAX = 512, LANES = 4 };
 
 // The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
-// surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights.
-typedef struct neighbour { tc_vec3 e, n; tc_real w, u, v, z; } neighbour; // u, v, z: scratch of the height fit
-typedef struct gather { int count; neighbour p[GATHER_MAX]; } gather;
+// surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights, in
+// arrays (one per component) padded with zeros to a multiple of LANES: the sums of the fit
+// run LANES at a time (u, v, z: scratch of the height fit).
+typedef struct gather {
+    int count, padded;
+    tc_real ex[GATHER_MAX + LANES], ey[GATHER_MAX + LANES], ez[GATHER_MAX + LANES];
+    tc_real nx[GATHER_MAX + LANES], ny[GATHER_MAX + LANES], nz[GATHER_MAX + LANES];
+    tc_real w[GATHER_MAX + LANES], u[GATHER_MAX + LANES], v[GATHER_MAX + LANES], z[GATHER_MAX + LANES];
+} gather;
 
-static void gather_weights(const tc_surfel_surface* S, gather* g) {
-    tc_real inv_h2 = 1.0 / (S->h * S->h);
-    for (int q = 0; q < g->count; ++q) g->p[q].w = exp_neg_inline(tc_v3_len2(g->p[q].e) * inv_h2);
+// Sums over the gathered surfels keep LANES partial sums, lane l taking the surfels q = l mod
+// LANES in order, added up as (l0 + l1) + (l2 + l3): a fixed order, so the results are bitwise
+// the same whether the lanes run as AVX2, SSE2 or scalar code (the build has -ffp-contract=off:
+// separate multiplies and adds, no fused multiply-add). `lanes` is a GNU C vector (the compiler
+// picks the instructions of each clone, TC_VECTOR_CLONES) or, elsewhere (or built with
+// -DTC_PLAIN_LANES, to check that path), a plain array.
+#if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
+#if !defined(__clang__)
+// The helpers below are always inlined: no vector is passed across a call, so the note that the
+// AVX calling convention differs from the baseline one does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+typedef tc_real lanes __attribute__((vector_size(LANES * sizeof(tc_real))));
+static inline lanes lv_add(lanes a, lanes b) { return a + b; }
+static inline lanes lv_sub(lanes a, lanes b) { return a - b; }
+static inline lanes lv_mul(lanes a, lanes b) { return a * b; }
+static inline lanes lv_splat(tc_real v) { return (lanes){v, v, v, v}; }
+#else
+typedef struct lanes { tc_real l[LANES]; } lanes;
+static inline lanes lv_add(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] += b.l[i]; return a; }
+static inline lanes lv_sub(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] -= b.l[i]; return a; }
+static inline lanes lv_mul(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] *= b.l[i]; return a; }
+static inline lanes lv_splat(tc_real v) { return (lanes){{v, v, v, v}}; }
+#endif
+static inline lanes lv_load(const tc_real* p) { lanes v; memcpy(&v, p, sizeof v); return v; }
+static inline void lv_store(tc_real* p, lanes v) { memcpy(p, &v, sizeof v); }
+static inline tc_real lv_total(lanes a) {
+    tc_real l[LANES];
+    memcpy(l, &a, sizeof l);
+    return (l[0] + l[1]) + (l[2] + l[3]);
 }
+// acc += a * b
+static inline lanes lv_madd(lanes acc, lanes a, lanes b) { return lv_add(acc, lv_mul(a, b)); }
+
+// Zero offsets, normals and weights after the last surfel up to the next multiple of LANES:
+// they add exact zeros to every sum.
+static void gather_pad(gather* g) {
+    g->padded = (g->count + LANES - 1) / LANES * LANES;
+    for (int q = g->count; q < g->padded; ++q) g->ex[q] = g->ey[q] = g->ez[q] = g->nx[q] = g->ny[q] = g->nz[q] = 0;
+}
+
+// exp(-s) of LANES values at once, 0 <= s <= 9: exp_neg_inline lane by lane (the same
+// operations in the same order: the same bits).
+static inline lanes exp_neg_lanes(lanes s) {
+    tc_real sl[LANES], t[LANES];
+    lv_store(sl, s);
+    int k[LANES];
+    for (int l = 0; l < LANES; ++l) k[l] = (int)(sl[l] * 8), t[l] = k[l] * 0.125;
+    lanes r = lv_sub(s, lv_load(t)), p = lv_splat(1.0 / 362880);
+    static const tc_real inv_fact[9] = {1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1.0, 1.0};
+    for (int i = 0; i < 9; ++i) p = lv_sub(lv_splat(inv_fact[i]), lv_mul(r, p));
+    for (int l = 0; l < LANES; ++l) t[l] = exp_eighths[k[l]];
+    return lv_mul(lv_load(t), p);
+}
+
+// The Gaussian weights of the gathered surfels (zero on the padding).
+TC_VECTOR_CLONES static void gather_weights_soa(gather* g, tc_real inv_h2) {
+    lanes scale = lv_splat(inv_h2);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes x = lv_load(g->ex + q), y = lv_load(g->ey + q), z = lv_load(g->ez + q);
+        lanes d2 = lv_add(lv_add(lv_mul(x, x), lv_mul(y, y)), lv_mul(z, z));
+        lv_store(g->w + q, exp_neg_lanes(lv_mul(d2, scale)));
+    }
+    for (int q = g->count; q < g->padded; ++q) g->w[q] = 0;
+}
+
+static void gather_weights(const tc_surfel_surface* S, gather* g) { gather_weights_soa(g, 1.0 / (S->h * S->h)); }
 
 // Distance from v to the interval [a, a + w] (0 inside).
 static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a - v : (v > a + w ? v - a - w : 0); }
@@ -209,25 +278,27 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     g->count = 0;
     const tc_point_grid* grid = &S->grid;
     tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
-    if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-        tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
-            if (rest < 0) continue;
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0], x0 = lo[0], x1 = hi[0];
-            // Branch-free: every surfel is written to the next slot, which only advances when
-            // it is within 3h (about half the row's surfels are not: a branch would mispredict).
-            int n = g->count;
-            for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && n < GATHER_MAX; ++t) {
-                tc_vec3 e = tc_v3_sub(S->cs[t], x);
-                g->p[n].e = e;
-                g->p[n].n = S->cn[t];
-                n += tc_v3_len2(e) <= cut2;
+    if (grid->start && tc_point_grid_range(grid, x, r, lo, hi)) {
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+            tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
+                if (rest < 0) continue;
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0], x0 = lo[0], x1 = hi[0];
+                // Branch-free: every surfel is written to the next slot, which only advances when
+                // it is within 3h (about half the row's surfels are not: a branch would mispredict).
+                int n = g->count;
+                for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && n < GATHER_MAX; ++t) {
+                    tc_vec3 e = tc_v3_sub(S->cs[t], x), nt = S->cn[t];
+                    g->ex[n] = e.x, g->ey[n] = e.y, g->ez[n] = e.z;
+                    g->nx[n] = nt.x, g->ny[n] = nt.y, g->nz[n] = nt.z;
+                    n += tc_v3_len2(e) <= cut2;
+                }
+                g->count = n;
             }
-            g->count = n;
         }
     }
+    gather_pad(g);
 }
 
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
@@ -273,6 +344,66 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     return true;
 }
 
+// The weight sum and the weighted sums of the offsets and normals: out = {sum w, sum w e, sum w n}.
+TC_VECTOR_CLONES static void centroid_sums(const gather* g, tc_real out[7]) {
+    lanes s[7];
+    for (int i = 0; i < 7; ++i) s[i] = lv_splat(0);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q);
+        s[0] = lv_add(s[0], w);
+        s[1] = lv_madd(s[1], w, lv_load(g->ex + q)), s[2] = lv_madd(s[2], w, lv_load(g->ey + q));
+        s[3] = lv_madd(s[3], w, lv_load(g->ez + q)), s[4] = lv_madd(s[4], w, lv_load(g->nx + q));
+        s[5] = lv_madd(s[5], w, lv_load(g->ny + q)), s[6] = lv_madd(s[6], w, lv_load(g->nz + q));
+    }
+    for (int i = 0; i < 7; ++i) out[i] = lv_total(s[i]);
+}
+
+// Coordinates of the gathered surfels in the frame of the fit: u, v along t1, t2 (in units
+// of h) and z = w n.(e - ca) (the weighted height).
+TC_VECTOR_CLONES static void local_coordinates(gather* g, tc_vec3 ca, tc_vec3 t1, tc_vec3 t2, tc_vec3 n) {
+    lanes cx = lv_splat(ca.x), cy = lv_splat(ca.y), cz = lv_splat(ca.z);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes dx = lv_sub(lv_load(g->ex + q), cx), dy = lv_sub(lv_load(g->ey + q), cy), dz = lv_sub(lv_load(g->ez + q), cz);
+        lanes u = lv_add(lv_add(lv_mul(dx, lv_splat(t1.x)), lv_mul(dy, lv_splat(t1.y))), lv_mul(dz, lv_splat(t1.z)));
+        lanes v = lv_add(lv_add(lv_mul(dx, lv_splat(t2.x)), lv_mul(dy, lv_splat(t2.y))), lv_mul(dz, lv_splat(t2.z)));
+        lanes h = lv_add(lv_add(lv_mul(dx, lv_splat(n.x)), lv_mul(dy, lv_splat(n.y))), lv_mul(dz, lv_splat(n.z)));
+        lv_store(g->u + q, u);
+        lv_store(g->v + q, v);
+        lv_store(g->z + q, lv_mul(h, lv_load(g->w + q)));
+    }
+}
+
+// The 15 weighted moments sum w u^i v^j (i + j <= 4) and the 6 moments of the weighted
+// height sum z u^i v^j (i + j <= 2): mom = {m00 m10 m01 m20 m11 m02 m30 m21 m12 m03 m40 m31
+// m22 m13 m04}, rz = {r0 .. r5}. Three loops of few accumulators each (they stay in registers).
+TC_VECTOR_CLONES static void height_moments(const gather* g, tc_real mom[15], tc_real rz[6]) {
+    lanes a[9], b[9], c[3];
+    for (int i = 0; i < 9; ++i) a[i] = b[i] = lv_splat(0);
+    for (int i = 0; i < 3; ++i) c[i] = lv_splat(0);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q);
+        lanes wu = lv_mul(w, u), wv = lv_mul(w, v);
+        a[0] = lv_add(a[0], w), a[1] = lv_add(a[1], wu), a[2] = lv_add(a[2], wv);
+        a[3] = lv_madd(a[3], wu, u), a[4] = lv_madd(a[4], wu, v), a[5] = lv_madd(a[5], wv, v);
+        a[6] = lv_add(a[6], z), a[7] = lv_madd(a[7], z, u), a[8] = lv_madd(a[8], z, v);
+    }
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q);
+        lanes wuu = lv_mul(lv_mul(w, u), u), wuv = lv_mul(lv_mul(w, u), v), wvv = lv_mul(lv_mul(w, v), v);
+        b[0] = lv_madd(b[0], wuu, u), b[1] = lv_madd(b[1], wuu, v), b[2] = lv_madd(b[2], wuv, v), b[3] = lv_madd(b[3], wvv, v);
+        b[4] = lv_madd(b[4], lv_mul(wuu, u), u), b[5] = lv_madd(b[5], lv_mul(wuu, u), v), b[6] = lv_madd(b[6], lv_mul(wuu, v), v);
+        b[7] = lv_madd(b[7], lv_mul(wuv, v), v), b[8] = lv_madd(b[8], lv_mul(wvv, v), v);
+    }
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q), zu = lv_mul(z, u);
+        c[0] = lv_madd(c[0], zu, u), c[1] = lv_madd(c[1], zu, v), c[2] = lv_madd(c[2], lv_mul(z, v), v);
+    }
+    for (int i = 0; i < 6; ++i) mom[i] = lv_total(a[i]);
+    for (int i = 0; i < 3; ++i) rz[i] = lv_total(a[6 + i]);
+    for (int i = 0; i < 9; ++i) mom[6 + i] = lv_total(b[i]);
+    for (int i = 0; i < 3; ++i) rz[3 + i] = lv_total(c[i]);
+}
+
 // Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
 // c5 v^2 over the frame (t1, t2, n) at the centroid (offset ca from x); false when degenerate.
 // The plane through the centroid alone sits h^2/(2R) inside a surface of curvature radius R;
@@ -280,40 +411,15 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
 static bool quadratic_height(gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc_real c[6]) {
     if (g->count < 8) return false;
     // The normal matrix only holds the 15 weighted moments u^i v^j (i + j <= 4): accumulate
-    // those and the 6 moments of z, then assemble M. Local coordinates first, then the sums
-    // in three loops of few accumulators each (they stay in registers).
-    const tc_vec3 t1 = tc_v3_scale(fit->t1, fit->inv_h), t2 = tc_v3_scale(fit->t2, fit->inv_h), n = fit->n;
-    for (int q = 0; q < g->count; ++q) {
-        neighbour* p = &g->p[q];
-        tc_vec3 e = tc_v3_sub(p->e, ca);
-        p->u = tc_v3_dot(e, t1);
-        p->v = tc_v3_dot(e, t2);
-        p->z = tc_v3_dot(e, n) * p->w;
-    }
-    tc_real m00 = 0, m10 = 0, m01 = 0, m20 = 0, m11 = 0, m02 = 0, r0 = 0, r1 = 0, r2 = 0;
-    for (int q = 0; q < g->count; ++q) {
-        const neighbour* p = &g->p[q];
-        tc_real w = p->w, wu = w * p->u, wv = w * p->v;
-        m00 += w, m10 += wu, m01 += wv, m20 += wu * p->u, m11 += wu * p->v, m02 += wv * p->v;
-        r0 += p->z, r1 += p->z * p->u, r2 += p->z * p->v;
-    }
-    tc_real m30 = 0, m21 = 0, m12 = 0, m03 = 0, m40 = 0, m31 = 0, m22 = 0, m13 = 0, m04 = 0;
-    for (int q = 0; q < g->count; ++q) {
-        const neighbour* p = &g->p[q];
-        tc_real u = p->u, v = p->v, wuu = p->w * u * u, wuv = p->w * u * v, wvv = p->w * v * v;
-        m30 += wuu * u, m21 += wuu * v, m12 += wuv * v, m03 += wvv * v;
-        m40 += wuu * u * u, m31 += wuu * u * v, m22 += wuu * v * v, m13 += wuv * v * v, m04 += wvv * v * v;
-    }
-    tc_real r3 = 0, r4 = 0, r5 = 0;
-    for (int q = 0; q < g->count; ++q) {
-        const neighbour* p = &g->p[q];
-        tc_real zu = p->z * p->u;
-        r3 += zu * p->u, r4 += zu * p->v, r5 += p->z * p->v * p->v;
-    }
+    // those and the 6 moments of z, then assemble M.
+    local_coordinates(g, ca, tc_v3_scale(fit->t1, fit->inv_h), tc_v3_scale(fit->t2, fit->inv_h), fit->n);
+    tc_real m[15], r[6];
+    height_moments(g, m, r);
+    tc_real m00 = m[0], m10 = m[1], m01 = m[2], m20 = m[3], m11 = m[4], m02 = m[5], m30 = m[6], m21 = m[7], m12 = m[8], m03 = m[9];
+    tc_real m40 = m[10], m31 = m[11], m22 = m[12], m13 = m[13], m04 = m[14];
     // Basis b = 1, u, v, u², uv, v²: M_ij = sum w b_i b_j.
     tc_real M[6][6] = {{m00, m10, m01, m20, m11, m02}, {m10, m20, m11, m30, m21, m12}, {m01, m11, m02, m21, m12, m03},
                        {m20, m30, m21, m40, m31, m22}, {m11, m21, m12, m31, m22, m13}, {m02, m12, m03, m22, m13, m04}};
-    tc_real r[6] = {r0, r1, r2, r3, r4, r5};
     if (!solve6(M, r, c)) return false;
     for (int i = 0; i < 6; ++i)
         if (!isfinite(c[i])) return false;
@@ -324,13 +430,10 @@ static bool quadratic_height(gather* g, tc_vec3 ca, const tc_surfel_fit* fit, tc
 static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surfel_fit* fit) {
     fit->f = 1e300;
     gather_weights(S, g);
-    tc_real wsum = 0;
-    tc_vec3 ca = tc_v3_zero(), ns = tc_v3_zero();
-    for (int q = 0; q < g->count; ++q) {
-        wsum += g->p[q].w;
-        ca = tc_v3_madd(ca, g->p[q].w, g->p[q].e);
-        ns = tc_v3_madd(ns, g->p[q].w, g->p[q].n);
-    }
+    tc_real sums[7];
+    centroid_sums(g, sums);
+    tc_real wsum = sums[0];
+    tc_vec3 ca = tc_v3(sums[1], sums[2], sums[3]), ns = tc_v3(sums[4], sums[5], sums[6]);
     tc_real len = tc_v3_len(ns);
     if (!(wsum > 1e-300) || !(len > 1e-300)) return false;
     ca = tc_v3_scale(ca, 1.0 / wsum);
@@ -369,13 +472,11 @@ static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, 
     gather g;
     gather_from_grid(S, x, &g);
     gather_weights(S, &g);
-    tc_real wsum = 0;
-    *a = *nsum = tc_v3_zero();
-    for (int q = 0; q < g.count; ++q) {
-        wsum += g.p[q].w;
-        *a = tc_v3_madd(*a, g.p[q].w, g.p[q].e);
-        *nsum = tc_v3_madd(*nsum, g.p[q].w, g.p[q].n);
-    }
+    tc_real sums[7];
+    centroid_sums(&g, sums);
+    tc_real wsum = sums[0];
+    *a = tc_v3(sums[1], sums[2], sums[3]);
+    *nsum = tc_v3(sums[4], sums[5], sums[6]);
     if (wsum > 0) *a = tc_v3_add(x, tc_v3_scale(*a, 1.0 / wsum));
     return wsum;
 }
@@ -408,23 +509,32 @@ bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x) {
     return tc_v3_dot(tc_v3_sub(x, p), np) < 0;
 }
 
+// The weighted covariance of the offsets about ca: {xx, xy, xz, yy, yz, zz}.
+TC_VECTOR_CLONES static void weighted_covariance(const gather* g, tc_vec3 ca, tc_real cov[6]) {
+    lanes a[6];
+    for (int i = 0; i < 6; ++i) a[i] = lv_splat(0);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q), dx = lv_sub(lv_load(g->ex + q), lv_splat(ca.x));
+        lanes dy = lv_sub(lv_load(g->ey + q), lv_splat(ca.y)), dz = lv_sub(lv_load(g->ez + q), lv_splat(ca.z));
+        lanes wx = lv_mul(w, dx), wy = lv_mul(w, dy);
+        a[0] = lv_madd(a[0], wx, dx), a[1] = lv_madd(a[1], wx, dy), a[2] = lv_madd(a[2], wx, dz);
+        a[3] = lv_madd(a[3], wy, dy), a[4] = lv_madd(a[4], wy, dz), a[5] = lv_madd(a[5], lv_mul(w, dz), dz);
+    }
+    for (int i = 0; i < 6; ++i) cov[i] = lv_total(a[i]);
+}
+
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
     gather g;
     gather_from_grid(S, x, &g);
     gather_weights(S, &g);
-    tc_real wsum = 0;
-    tc_vec3 ca = tc_v3_zero();
-    for (int q = 0; q < g.count; ++q) {
-        wsum += g.p[q].w;
-        ca = tc_v3_madd(ca, g.p[q].w, g.p[q].e);
-    }
+    tc_real sums[7];
+    centroid_sums(&g, sums);
+    tc_real wsum = sums[0];
     if (g.count < 3 || !(wsum > 1e-300)) return false;
-    ca = tc_v3_scale(ca, 1.0 / wsum);
-    tc_mat3 C = tc_mat3_zero();
-    for (int q = 0; q < g.count; ++q) {
-        tc_vec3 e = tc_v3_sub(g.p[q].e, ca);
-        C = tc_mat3_add(C, tc_mat3_scale(tc_mat3_outer(e, e), g.p[q].w));
-    }
+    tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
+    tc_real cov[6];
+    weighted_covariance(&g, ca, cov);
+    tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
     tc_vec3 values;
     tc_mat3 V;
     tc_eigen_sym3(C, &values, &V);
