@@ -133,8 +133,9 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 void tc_surfel_surface_free(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
-    if (S->cn) tc_free(S->cn, (size_t)S->sorted_count * sizeof(tc_vec3));
-    S->cs = S->cn = NULL;
+    if (S->soa) tc_free(S->soa, 6 * (size_t)S->sorted_count * sizeof(tc_real));
+    S->cs = NULL;
+    S->soa = NULL;
     S->sorted_count = 0;
 }
 
@@ -148,11 +149,14 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     // Copies in grid order: a gather reads a row of cells as one contiguous run.
     S->sorted_count = count > 0 ? count : 1;
     S->cs = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
-    S->cn = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
-    if (!S->cs || !S->cn) return false;
+    S->soa = tc_alloc(6 * (size_t)S->sorted_count * sizeof(tc_real));
+    if (!S->cs || !S->soa) return false;
+    tc_real* c[6];
+    for (int k = 0; k < 6; ++k) c[k] = S->soa + (size_t)k * S->sorted_count;
     for (int t = 0; t < count; ++t) {
-        S->cs[t] = s[S->grid.items[t]];
-        S->cn[t] = n[S->grid.items[t]];
+        tc_vec3 st = s[S->grid.items[t]], nt = n[S->grid.items[t]];
+        S->cs[t] = st;
+        c[0][t] = st.x, c[1][t] = st.y, c[2][t] = st.z, c[3][t] = nt.x, c[4][t] = nt.y, c[5][t] = nt.z;
     }
     return true;
 }
@@ -273,30 +277,45 @@ static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a
 // Walks the grid rows (cells along x are contiguous in the sorted copies) that the ball
 // (x, 3h) reaches: the same surfels in the same order as a cell-by-cell walk, one run per row.
 // (Clipping each row to the ball's extent scanned fewer surfels but its sqrt cost more.)
+// Two passes: the sorted indices of the surfels within 3h, then their offsets and normals
+// (about half the scanned surfels are outside: the first pass writes one index for each).
 static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    int lo[3], hi[3];
-    g->count = 0;
+    int lo[3], hi[3], n = 0;
     const tc_point_grid* grid = &S->grid;
     tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
+    int m = S->sorted_count, idx[GATHER_MAX + 1];
+    const tc_real *sx = S->soa, *sy = sx + m, *sz = sy + m, *snx = sz + m, *sny = snx + m, *snz = sny + m;
     if (grid->start && tc_point_grid_range(grid, x, r, lo, hi)) {
         for (int cz = lo[2]; cz <= hi[2]; ++cz) {
             tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                 tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
                 if (rest < 0) continue;
-                int row = (cz * grid->dims[1] + cy) * grid->dims[0], x0 = lo[0], x1 = hi[0];
-                // Branch-free: every surfel is written to the next slot, which only advances when
-                // it is within 3h (about half the row's surfels are not: a branch would mispredict).
-                int n = g->count;
-                for (int t = grid->start[row + x0]; t < grid->start[row + x1 + 1] && n < GATHER_MAX; ++t) {
-                    tc_vec3 e = tc_v3_sub(S->cs[t], x), nt = S->cn[t];
-                    g->ex[n] = e.x, g->ey[n] = e.y, g->ez[n] = e.z;
-                    g->nx[n] = nt.x, g->ny[n] = nt.y, g->nz[n] = nt.z;
-                    n += tc_v3_len2(e) <= cut2;
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                // Branch-free: every index is written to the next slot, which only advances when
+                // the surfel is within 3h (a branch would mispredict on about half of them).
+                // (The run is cut where GATHER_MAX could be reached, checked once per row.)
+                int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
+                if (end - t > GATHER_MAX - n) end = t + (GATHER_MAX - n);
+                for (; t < end; ++t) {
+                    tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
+                    idx[n] = t;
+                    n += ex * ex + ey * ey + ez * ez <= cut2;
                 }
-                g->count = n;
+                if (end < grid->start[row + hi[0] + 1]) // full so far: the rest of the row one by one
+                    for (t = end; t < grid->start[row + hi[0] + 1] && n < GATHER_MAX; ++t) {
+                        tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
+                        idx[n] = t;
+                        n += ex * ex + ey * ey + ez * ez <= cut2;
+                    }
             }
         }
+    }
+    g->count = n;
+    for (int q = 0; q < n; ++q) {
+        int t = idx[q];
+        g->ex[q] = sx[t] - x.x, g->ey[q] = sy[t] - x.y, g->ez[q] = sz[t] - x.z;
+        g->nx[q] = snx[t], g->ny[q] = sny[t], g->nz[q] = snz[t];
     }
     gather_pad(g);
 }

@@ -31,8 +31,9 @@ typedef struct tc_surfel_surface {
     int count;
     tc_real h;         ///< m, Gaussian width; neighbours truncated at 3h
     tc_point_grid grid;
-    tc_vec3 *cs, *cn;  ///< s and n copied in grid order (owned)
-    int sorted_count;  ///< allocated entries of cs and cn
+    tc_vec3* cs;       ///< s copied in grid order (owned)
+    tc_real* soa;      ///< s and n copied in grid order, one array per component (owned, 6 sorted_count)
+    int sorted_count;  ///< allocated entries of cs and of each soa array
 } tc_surfel_surface;
 
 /// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
