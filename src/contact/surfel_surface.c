@@ -130,6 +130,8 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
     }
 }
 
+#define SURFACE_CELL 1.25
+
 void tc_surfel_surface_free(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
@@ -145,6 +147,8 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     S->n = n;
     S->count = count;
     S->h = h;
+    // Cells of 1.5h: cells of h scan fewer surfels but visit twice the rows (most of them
+    // empty on a surface), more instructions in all.
     if (!tc_point_grid_build(&S->grid, s, count, 1.5 * h)) return false;
     // Copies in grid order: a gather reads a row of cells as one contiguous run.
     S->sorted_count = count > 0 ? count : 1;
@@ -287,27 +291,28 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     const tc_real *sx = S->soa, *sy = sx + m, *sz = sy + m, *snx = sz + m, *sny = snx + m, *snz = sny + m;
     if (grid->start && tc_point_grid_range(grid, x, r, lo, hi)) {
         for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-            tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell);
+            tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell), rest_z = cut2 - dz * dz;
             for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-                tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell), rest = cut2 - dy * dy - dz * dz;
-                if (rest < 0) continue;
                 int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
+                if (t == end) continue; // most rows of a surface's grid are empty: first the cheap test
+                tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell);
+                if (rest_z < dy * dy) continue;
                 // Branch-free: every index is written to the next slot, which only advances when
                 // the surfel is within 3h (a branch would mispredict on about half of them).
                 // (The run is cut where GATHER_MAX could be reached, checked once per row.)
-                int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
+                int row_end = end;
                 if (end - t > GATHER_MAX - n) end = t + (GATHER_MAX - n);
                 for (; t < end; ++t) {
                     tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
                     idx[n] = t;
                     n += ex * ex + ey * ey + ez * ez <= cut2;
                 }
-                if (end < grid->start[row + hi[0] + 1]) // full so far: the rest of the row one by one
-                    for (t = end; t < grid->start[row + hi[0] + 1] && n < GATHER_MAX; ++t) {
-                        tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
-                        idx[n] = t;
-                        n += ex * ex + ey * ey + ez * ez <= cut2;
-                    }
+                for (; t < row_end && n < GATHER_MAX; ++t) { // full so far: the rest of the row one by one
+                    tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
+                    idx[n] = t;
+                    n += ex * ex + ey * ey + ez * ez <= cut2;
+                }
             }
         }
     }
