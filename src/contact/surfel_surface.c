@@ -87,23 +87,24 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
     int lo[3], hi[3], n = 0;
     if (!tc_point_grid_range(g, x, r, lo, hi)) return 0;
     tc_real r2 = r * r;
+    // Row by row: the cells along x of a row are contiguous in items (the same points in the
+    // same order as cell by cell, without the per-cell bookkeeping).
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                int c = (cz * g->dims[1] + cy) * g->dims[0] + cx, in_cell = g->start[c + 1] - g->start[c];
-                if (n + in_cell > *capacity) { // room for the whole cell: the append below is branch-free
-                    int nc = *capacity ? *capacity : 64;
-                    while (nc < n + in_cell) nc *= 2;
-                    *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
-                    *capacity = nc;
-                }
-                int* o = *out;
-                for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                    int i = g->items[t];
-                    o[n] = i;
-                    n += tc_v3_len2(tc_v3_sub(p[i], x)) <= r2;
-                }
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], begin = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            if (n + (end - begin) > *capacity) { // room for the whole row: the append below is branch-free
+                int nc = *capacity ? *capacity : 64;
+                while (nc < n + (end - begin)) nc *= 2;
+                *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                *capacity = nc;
             }
+            int* o = *out;
+            for (int t = begin; t < end; ++t) {
+                int i = g->items[t];
+                o[n] = i;
+                n += tc_v3_len2(tc_v3_sub(p[i], x)) <= r2;
+            }
+        }
     return n;
 }
 
