@@ -451,6 +451,15 @@ static void side_class_free(side_class* c) {
     }
 }
 
+// Room for nc candidates.
+static void side_class_reserve(side_class* c, int nc) {
+    if (nc <= c->cap) return;
+    c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
+    c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
+    c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
+    c->cap = nc;
+}
+
 // The best lower bound on f_other at surfel k from its classified neighbours within h.
 static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
     const tc_surfel_surface* S = &self->surface;
@@ -476,13 +485,7 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
     tc_real h = other->surface.h;
     tc_vec3 y = self->s[k];
-    if (c->count == c->cap) {
-        int nc = c->cap ? 2 * c->cap : 256;
-        c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
-        c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
-        c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
-        c->cap = nc;
-    }
+    if (c->count == c->cap) side_class_reserve(c, c->cap ? 2 * c->cap : 256);
     int slot = c->count++;
     tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
     c->slot_of[k] = slot;
@@ -523,8 +526,14 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     }
     tc_vec3 mid = tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5), ext = tc_v3_sub(box.hi, box.lo);
     tc_real half = 0.5 * fmax(ext.x, fmax(ext.y, ext.z)); // the range is per axis: a cube holding the box
-    int lo[3], hi[3];
+    int lo[3], hi[3], most = 0;
     if (!tc_point_grid_range(g, mid, half, lo, hi)) return;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) // the surfels of the walked rows: room for all at once
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            most += g->start[row + hi[0] + 1] - g->start[row + lo[0]];
+        }
+    side_class_reserve(c, most);
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
@@ -544,6 +553,11 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
         side_class cls;
         classify_side(self, other, exact_roots, &cls);
+        int seeds = 0; // room for this side's seeds at once (the entries are large: no regrowth copies)
+        for (int slot = 0; slot < cls.count; ++slot) seeds += cls.state[slot] == CLASS_SEED;
+        tc_array_reserve(&table.entries, table.entries.count + seeds);
+        tc_array_reserve(out, out->count + seeds);
+        if (fits) tc_array_reserve(fits, fits->count + seeds);
         for (int k = 0; k < self->ns; ++k) {
             int slot = cls.slot_of[k];
             if (slot < 0 || cls.state[slot] == CLASS_OUT) continue;

@@ -109,29 +109,27 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 }
 
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
-    // Grow the search ball ring by ring so the common case touches few cells.
+    // Grow the search ball ring by ring so the common case touches few cells; each row of
+    // cells is one contiguous run of items.
     for (tc_real r = fmin(0.5 * g->cell, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
-                for (int cy = lo[1]; cy <= hi[1]; ++cy)
-                    for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                        int c = (cz * g->dims[1] + cy) * g->dims[0] + cx;
-                        for (int t = g->start[c]; t < g->start[c + 1]; ++t) {
-                            tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
-                            if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
-                                best_d2 = d2;
-                                best = g->items[t];
-                            }
+                for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                    int row = (cz * g->dims[1] + cy) * g->dims[0];
+                    for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
+                        tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
+                        if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
+                            best_d2 = d2;
+                            best = g->items[t];
                         }
                     }
+                }
         }
         if (best >= 0 || r >= max_r) return best;
     }
 }
-
-#define SURFACE_CELL 1.25
 
 void tc_surfel_surface_free(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
