@@ -34,6 +34,7 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     }
     g->origin = box.lo;
     g->cell = cell;
+    g->inv_cell = 1 / cell;
     g->cell_count = 1;
     for (int k = 0; k < 3; ++k) {
         tc_real n = floor(tc_v3_get(ext, k) / cell) + 1;
@@ -75,7 +76,10 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
     if (!g->start) return false;
     for (int k = 0; k < 3; ++k) {
         tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
-        tc_real a = floor_fast((xk - r - o) / g->cell), b = floor_fast((xk + r - o) / g->cell);
+        // A multiply instead of the division the points were binned with: widened by 1e-7 cell
+        // (far beyond their rounding difference) so that no cell holding a point within r is
+        // missed; every caller tests the distances of the points it finds.
+        tc_real a = floor_fast((xk - r - o) * g->inv_cell - 1e-7), b = floor_fast((xk + r - o) * g->inv_cell + 1e-7);
         if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
         lo[k] = a > 0 ? (int)a : 0; // (fmax/fmin are libm calls on the baseline target)
         hi[k] = b < g->dims[k] - 1 ? (int)b : g->dims[k] - 1;

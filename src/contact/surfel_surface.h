@@ -7,7 +7,7 @@
 /// Dense uniform grid over a point set (counting sort, no hashing collisions).
 typedef struct tc_point_grid {
     tc_vec3 origin;
-    tc_real cell;
+    tc_real cell, inv_cell; ///< m, 1/m
     int dims[3];
     int* start;        ///< dims product + 1 entries
     int* items;        ///< point indices sorted by cell
@@ -18,6 +18,7 @@ typedef struct tc_point_grid {
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell);
 void tc_point_grid_free(tc_point_grid* g);
 /// Cell index range [lo, hi] (inclusive, clamped) covering the ball (x, r); false if empty.
+/// (It may hold one more cell where the ball ends within ~1e-7 cell of a cell boundary.)
 bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]);
 /// Indices of points within r of x (appended to out, which grows); returns the count appended.
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity);
