@@ -138,9 +138,9 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 void tc_surfel_surface_free(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
-    if (S->soa) tc_free(S->soa, 6 * (size_t)S->sorted_count * sizeof(tc_real));
+    if (S->rec) tc_free(S->rec, 6 * (size_t)S->sorted_count * sizeof(tc_real));
     S->cs = NULL;
-    S->soa = NULL;
+    S->rec = NULL;
     S->sorted_count = 0;
 }
 
@@ -153,17 +153,17 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     // Cells of 1.5h: cells of h scan fewer surfels but visit twice the rows (most of them
     // empty on a surface), more instructions in all.
     if (!tc_point_grid_build(&S->grid, s, count, 1.5 * h)) return false;
-    // Copies in grid order: a gather reads a row of cells as one contiguous run.
+    // Copies in grid order: a gather reads a row of cells as one contiguous run (position and
+    // normal side by side: one stream of cache lines; six arrays missed L1 a third more often).
     S->sorted_count = count > 0 ? count : 1;
     S->cs = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
-    S->soa = tc_alloc(6 * (size_t)S->sorted_count * sizeof(tc_real));
-    if (!S->cs || !S->soa) return false;
-    tc_real* c[6];
-    for (int k = 0; k < 6; ++k) c[k] = S->soa + (size_t)k * S->sorted_count;
+    S->rec = tc_alloc(6 * (size_t)S->sorted_count * sizeof(tc_real));
+    if (!S->cs || !S->rec) return false;
     for (int t = 0; t < count; ++t) {
         tc_vec3 st = s[S->grid.items[t]], nt = n[S->grid.items[t]];
         S->cs[t] = st;
-        c[0][t] = st.x, c[1][t] = st.y, c[2][t] = st.z, c[3][t] = nt.x, c[4][t] = nt.y, c[5][t] = nt.z;
+        tc_real* c = S->rec + 6 * (size_t)t;
+        c[0] = st.x, c[1] = st.y, c[2] = st.z, c[3] = nt.x, c[4] = nt.y, c[5] = nt.z;
     }
     return true;
 }
@@ -203,11 +203,14 @@ enum { GATHER_MAX = 512, LANES = 4 };
 // surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights, in
 // arrays (one per component) padded with zeros to a multiple of LANES: the sums of the fit
 // run LANES at a time (u, v, z: scratch of the height fit).
+// The arrays are GATHER_STRIDE apart, 4.5 KiB: at 4 KiB (+ a little) the first entries of all
+// ten would share the same few L1 cache sets (and evict each other there).
+enum { GATHER_STRIDE = GATHER_MAX + 64 };
 typedef struct gather {
     int count, padded;
-    tc_real ex[GATHER_MAX + LANES], ey[GATHER_MAX + LANES], ez[GATHER_MAX + LANES];
-    tc_real nx[GATHER_MAX + LANES], ny[GATHER_MAX + LANES], nz[GATHER_MAX + LANES];
-    tc_real w[GATHER_MAX + LANES], u[GATHER_MAX + LANES], v[GATHER_MAX + LANES], z[GATHER_MAX + LANES];
+    tc_real ex[GATHER_STRIDE], ey[GATHER_STRIDE], ez[GATHER_STRIDE];
+    tc_real nx[GATHER_STRIDE], ny[GATHER_STRIDE], nz[GATHER_STRIDE];
+    tc_real w[GATHER_STRIDE], u[GATHER_STRIDE], v[GATHER_STRIDE], z[GATHER_STRIDE];
 } gather;
 
 // Sums over the gathered surfels keep LANES partial sums, lane l taking the surfels q = l mod
@@ -290,8 +293,8 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     int lo[3], hi[3], n = 0;
     const tc_point_grid* grid = &S->grid;
     tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
-    int m = S->sorted_count, idx[GATHER_MAX + 1];
-    const tc_real *sx = S->soa, *sy = sx + m, *sz = sy + m, *snx = sz + m, *sny = snx + m, *snz = sny + m;
+    int idx[GATHER_MAX + 1];
+    const tc_real* sn = S->rec;
     if (grid->start && tc_point_grid_range(grid, x, r, lo, hi)) {
         for (int cz = lo[2]; cz <= hi[2]; ++cz) {
             tc_real dz = interval_dist(x.z, grid->origin.z + cz * cell, cell), rest_z = cut2 - dz * dz;
@@ -307,12 +310,14 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
                 int row_end = end;
                 if (end - t > GATHER_MAX - n) end = t + (GATHER_MAX - n);
                 for (; t < end; ++t) {
-                    tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
+                    const tc_real* c = sn + 6 * (size_t)t;
+                    tc_real ex = c[0] - x.x, ey = c[1] - x.y, ez = c[2] - x.z;
                     idx[n] = t;
                     n += ex * ex + ey * ey + ez * ez <= cut2;
                 }
                 for (; t < row_end && n < GATHER_MAX; ++t) { // full so far: the rest of the row one by one
-                    tc_real ex = sx[t] - x.x, ey = sy[t] - x.y, ez = sz[t] - x.z;
+                    const tc_real* c = sn + 6 * (size_t)t;
+                    tc_real ex = c[0] - x.x, ey = c[1] - x.y, ez = c[2] - x.z;
                     idx[n] = t;
                     n += ex * ex + ey * ey + ez * ez <= cut2;
                 }
@@ -321,9 +326,9 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     }
     g->count = n;
     for (int q = 0; q < n; ++q) {
-        int t = idx[q];
-        g->ex[q] = sx[t] - x.x, g->ey[q] = sy[t] - x.y, g->ez[q] = sz[t] - x.z;
-        g->nx[q] = snx[t], g->ny[q] = sny[t], g->nz[q] = snz[t];
+        const tc_real* c = sn + 6 * (size_t)idx[q];
+        g->ex[q] = c[0] - x.x, g->ey[q] = c[1] - x.y, g->ez[q] = c[2] - x.z;
+        g->nx[q] = c[3], g->ny[q] = c[4], g->nz[q] = c[5];
     }
     gather_pad(g);
 }

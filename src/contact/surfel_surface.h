@@ -33,8 +33,8 @@ typedef struct tc_surfel_surface {
     tc_real h;         ///< m, Gaussian width; neighbours truncated at 3h
     tc_point_grid grid;
     tc_vec3* cs;       ///< s copied in grid order (owned)
-    tc_real* soa;      ///< s and n copied in grid order, one array per component (owned, 6 sorted_count)
-    int sorted_count;  ///< allocated entries of cs and of each soa array
+    tc_real* rec;      ///< s and n copied in grid order, 6 reals per surfel: x y z nx ny nz (owned)
+    int sorted_count;  ///< allocated entries of cs and records of rec
 } tc_surfel_surface;
 
 /// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
