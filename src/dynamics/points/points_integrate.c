@@ -139,6 +139,7 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt) {
 typedef struct distribute_scratch {
     tc_point_grid grid;
     int *near, *all;
+    tc_real* weight; ///< np entries: the poly6 weight of each near phyxel
     int capacity;
     tc_real h;   ///< default support (twice the mean phyxel radius)
 } distribute_scratch;
@@ -180,13 +181,14 @@ static void distribute_one(tc_points_body* b, distribute_scratch* w, tc_vec3 p, 
         for (int i = 0; i < b->np; ++i)
             if (tc_v3_len2(tc_v3_sub(b->x[i], p)) < h * h) near[count++] = i;
     }
-    tc_real wsum = 0;
-    for (int q = 0; q < count; ++q) wsum += tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
-    if (!(wsum > 0)) return;
+    tc_real wsum = 0, *weight = w->weight;
     for (int q = 0; q < count; ++q) {
-        tc_real wq = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
-        if (wq > 0) b->f_ext[near[q]] = tc_v3_madd(b->f_ext[near[q]], wq / wsum, f);
+        weight[q] = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
+        wsum += weight[q];
     }
+    if (!(wsum > 0)) return;
+    for (int q = 0; q < count; ++q)
+        if (weight[q] > 0) b->f_ext[near[q]] = tc_v3_madd(b->f_ext[near[q]], weight[q] / wsum, f);
 }
 
 void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign) {
@@ -197,8 +199,10 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
     tc_point_grid_build(&w.grid, b->x, b->np, w.h);
     w.all = tc_alloc((size_t)b->np * sizeof(int));
+    w.weight = tc_alloc((size_t)b->np * sizeof(tc_real));
     for (int k = 0; k < count; ++k) distribute_one(b, &w, p[k], tc_v3_scale(f[k], sign));
     tc_free(w.all, (size_t)b->np * sizeof(int));
+    tc_free(w.weight, (size_t)b->np * sizeof(tc_real));
     if (w.near) tc_free(w.near, (size_t)w.capacity * sizeof(int));
     tc_point_grid_free(&w.grid);
 }
