@@ -164,6 +164,81 @@ static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real 
     return best;
 }
 
+// The samples the resampling keeps, in seed order: a sample closer than half a spacing to an
+// earlier kept one is deleted there (resample below). Seeding applies the same rule as it goes
+// (cells of half a spacing, same hashing as the fit table), so a seed whose sample is predicted
+// well inside a kept one's half spacing is not root-found at all.
+typedef struct cover_entry { tc_vec3 p; int64_t key[3]; int next; } cover_entry;
+typedef TC_ARRAY(cover_entry) cover_entry_array;
+typedef struct cover_set {
+    fit_table cells; ///< only its cell size and bucket heads are used
+    cover_entry_array entries;
+} cover_set;
+
+static void cover_init(cover_set* c, tc_real radius) {
+    fit_table_init(&c->cells, 1.0); // cell = radius (fit_table_init takes h and keeps h/4)
+    c->cells.cell = radius;
+    c->entries = (cover_entry_array){0};
+}
+
+static void cover_add(cover_set* c, tc_vec3 x) {
+    cover_entry e = {x, {0, 0, 0}, -1};
+    if (!fit_cell(&c->cells, x, e.key)) return;
+    int b = fit_bucket(e.key);
+    e.next = c->cells.head[b];
+    tc_array_push(&c->entries, e);
+    c->cells.head[b] = c->entries.count - 1;
+}
+
+// True when a kept sample is within r (<= the cell size) of x.
+static bool cover_within(const cover_set* c, tc_vec3 x, tc_real r) {
+    int64_t k[3];
+    if (!fit_cell(&c->cells, x, k)) return false;
+    tc_real r2 = r * r;
+    for (int64_t cz = k[2] - 1; cz <= k[2] + 1; ++cz)
+        for (int64_t cy = k[1] - 1; cy <= k[1] + 1; ++cy)
+            for (int64_t cx = k[0] - 1; cx <= k[0] + 1; ++cx) {
+                int64_t key[3] = {cx, cy, cz};
+                for (int i = c->cells.head[fit_bucket(key)]; i >= 0; i = c->entries.data[i].next) {
+                    const cover_entry* e = &c->entries.data[i];
+                    if (e->key[0] == cx && e->key[1] == cy && e->key[2] == cz && tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
+                }
+            }
+    return false;
+}
+
+// How close to a kept sample the prediction for surfel k must be for its seed to be skipped:
+// half a spacing less a margin for the prediction's error. That error comes from the curvature
+// the two linear models miss over the segment (length len = |f_other|): on the bench's spheres
+// up to 0.31 len^2 kappa / 2 (kappa: the largest curvature of other's fit) + 1e-3 spacing; the
+// margin is 2.5 times that. (Where self's surfel normal is far from opposite to other's, at box
+// edges, the error can be larger: 0.24 spacing seen at a right angle. A seed skipped there on a
+// wrong prediction still lands within ~0.75 spacing of a kept sample, which covers it.)
+static tc_real cover_skip_radius(const tc_surfel_fit* fo, tc_real spacing) {
+    const tc_real* c = fo->c;
+    tc_real kappa = 2 * (fmax(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * fo->inv_h * fo->inv_h, len = fabs(fo->f);
+    return 0.5 * spacing - (0.025 * spacing + 0.4 * kappa * len * len);
+}
+
+// Where the seed of surfel k of self will land, from the data at hand: F on the segment from
+// the surfel to its projection on other's fit fo, with other's f from fo and self's from the
+// surfel's tangent plane (E_self n_k.(x - s) - E_other fo(x) = 0, bisection). Within ~0.02
+// spacing of the root at 20 mm of overlap, ~0.1 at 40 mm (the bench, spheres of 10,000 surfels).
+static tc_vec3 predict_seed(const tc_points_body* self, const tc_points_body* other, int k, const tc_surfel_fit* fo) {
+    tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n), nk = self->n[k];
+    tc_real es = self->mat.youngs, eo = other->mat.youngs, ta = 0, tb = 1;
+    tc_real ga = -eo * fo->f, gb = es * tc_v3_dot(nk, tc_v3_sub(x2, s)) - eo * tc_surfel_fit_value(fo, x2);
+    if (!(ga * gb < 0)) return tc_v3_lerp(s, x2, eo / (es + eo));
+    for (int it = 0; it < 12; ++it) { // the segment is at most ~3h: 2^-12 of it is ~1e-3 h
+        tc_real tm = 0.5 * (ta + tb);
+        tc_vec3 xm = tc_v3_lerp(s, x2, tm);
+        tc_real gm = es * tc_v3_dot(nk, tc_v3_sub(xm, s)) - eo * tc_surfel_fit_value(fo, xm);
+        if ((gm < 0) == (ga < 0)) ta = tm, ga = gm;
+        else tb = tm;
+    }
+    return tc_v3_lerp(s, x2, 0.5 * (ta + tb));
+}
+
 // Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
 typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; } seg_node;
 
@@ -543,11 +618,16 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
 }
 
 // The seeds with the fits each was placed with (fits may be NULL), in surfel index order.
-static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out,
-                          fits_array* fits) {
+// spacing > 0: only the seeds the resampling keeps (none closer than spacing/2 to an earlier
+// kept one); unless every_seed, a seed predicted well within half a spacing of a kept one is
+// not root-found.
+static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_real spacing, bool every_seed,
+                          tc_surfel_contact* counts, tc_surfel_points* out, fits_array* fits) {
     tc_points_body* side[2] = {A, B};
     fit_table table;
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
+    cover_set cover;
+    cover_init(&cover, spacing > 0 ? 0.5 * spacing : 1);
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
@@ -565,6 +645,8 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
             (*colliding)++;
             if (cls.state[slot] == CLASS_HIDDEN) continue;
             const tc_surfel_fit* fo = &cls.fit[slot];
+            tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
+            if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
             tc_vec3 x;
             bool ok;
             sample_fits sf = {0};
@@ -574,26 +656,36 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
             }
             fit_table_add(&table, &sf);
             if (!ok) continue;
+            if (spacing > 0) {
+                if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
+                cover_add(&cover, x);
+            }
             tc_array_push(out, x);
             if (fits) tc_array_push(fits, sf);
         }
         side_class_free(&cls);
     }
     tc_array_free(&table.entries);
+    tc_array_free(&cover.entries);
 }
 
 void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
-    collect_seeds(A, B, exact_roots, counts, out, NULL);
+    collect_seeds(A, B, exact_roots, 0, true, counts, out, NULL);
 }
 
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
+    return tc_surfel_contact_surface_seeded(A, B, p, false, out);
+}
+
+int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, bool every_seed,
+                                     tc_surfel_contact* out) {
     out->points.count = out->normals.count = out->forces.count = out->depth.count = 0;
     out->nearest_a.count = out->nearest_b.count = 0;
     out->colliding_a = out->colliding_b = 0;
     out->total_a = tc_v3_zero();
     vec3_array pts = {0}, refs = {0};
     fits_array fits = {0};
-    collect_seeds(A, B, false, out, &pts, &fits);
+    collect_seeds(A, B, false, p->spacing, every_seed, out, &pts, &fits);
     if (pts.count > 0) {
         resample(A, B, &pts, &fits, p->spacing);
         relax(A, B, &pts, &fits, p->spacing, p->relax_iterations, &refs);

@@ -31,6 +31,10 @@ tc_real tc_contact_surface_function(const tc_points_body* A, const tc_points_bod
 /// Builds the contact surface samples (classification, Brent, relaxation, resampling, PCA
 /// normals). Marks colliding surfels in A and B. Returns the sample count.
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out);
+/// The same; every_seed (the reference, for tests): root-find every seed, also those predicted
+/// to land well within half a spacing of a kept sample (which the resampling deletes).
+int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, bool every_seed,
+                                     tc_surfel_contact* out);
 /// Step 2 alone: the raw samples on F = 0 seeded by the colliding surfels (before resampling
 /// and relaxation), appended to out; marks colliding surfels and counts them in `counts` like
 /// tc_surfel_contact_surface. exact_roots: the reference root search, a full MLS fit at every
