@@ -350,8 +350,10 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
 }
 
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
+// The reciprocals of the diagonal are taken once: multiplies instead of 27 divisions on the
+// dependent chain of the factorisation and the two substitutions.
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
-    tc_real L[6][6] = {{0}};
+    tc_real L[6][6] = {{0}}, inv[6];
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j <= i; ++j) {
             tc_real sum = M[i][j];
@@ -359,19 +361,20 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
             if (i == j) {
                 if (!(sum > 1e-14 * M[0][0])) return false;
                 L[i][i] = sqrt(sum);
+                inv[i] = 1 / L[i][i];
             } else
-                L[i][j] = sum / L[j][j];
+                L[i][j] = sum * inv[j];
         }
     tc_real y[6];
     for (int i = 0; i < 6; ++i) {
         y[i] = r[i];
         for (int k = 0; k < i; ++k) y[i] -= L[i][k] * y[k];
-        y[i] /= L[i][i];
+        y[i] *= inv[i];
     }
     for (int i = 5; i >= 0; --i) {
         c[i] = y[i];
         for (int k = i + 1; k < 6; ++k) c[i] -= L[k][i] * c[k];
-        c[i] /= L[i][i];
+        c[i] *= inv[i];
     }
     return true;
 }
