@@ -190,14 +190,16 @@ static void cover_add(cover_set* c, tc_vec3 x) {
     c->cells.head[b] = c->entries.count - 1;
 }
 
-// True when a kept sample is within r (<= the cell size) of x.
+// True when a kept sample is within r (< the cell size) of x: the cells the ball meets, at
+// most 2 along each axis.
 static bool cover_within(const cover_set* c, tc_vec3 x, tc_real r) {
-    int64_t k[3];
-    if (!fit_cell(&c->cells, x, k)) return false;
+    int64_t lo[3], hi[3];
+    tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
+    if (!fit_cell(&c->cells, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(&c->cells, tc_v3_add(x, tc_v3(w, w, w)), hi)) return false;
     tc_real r2 = r * r;
-    for (int64_t cz = k[2] - 1; cz <= k[2] + 1; ++cz)
-        for (int64_t cy = k[1] - 1; cy <= k[1] + 1; ++cy)
-            for (int64_t cx = k[0] - 1; cx <= k[0] + 1; ++cx) {
+    for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
                 int64_t key[3] = {cx, cy, cz};
                 for (int i = c->cells.head[fit_bucket(key)]; i >= 0; i = c->entries.data[i].next) {
                     const cover_entry* e = &c->entries.data[i];

@@ -249,9 +249,11 @@ static inline lanes lv_madd(lanes acc, lanes a, lanes b) { return lv_add(acc, lv
 
 // Zero offsets, normals and weights after the last surfel up to the next multiple of LANES:
 // they add exact zeros to every sum.
+// (A fixed LANES entries are zeroed, inline stores; the arrays have room past GATHER_MAX.)
 static void gather_pad(gather* g) {
-    g->padded = (g->count + LANES - 1) / LANES * LANES;
-    for (int q = g->count; q < g->padded; ++q) g->ex[q] = g->ey[q] = g->ez[q] = g->nx[q] = g->ny[q] = g->nz[q] = 0;
+    int n = g->count;
+    g->padded = (n + LANES - 1) / LANES * LANES;
+    for (int l = 0; l < LANES; ++l) g->ex[n + l] = g->ey[n + l] = g->ez[n + l] = g->nx[n + l] = g->ny[n + l] = g->nz[n + l] = 0;
 }
 
 // exp(-s) of LANES values at once, 0 <= s <= 9: exp_neg_inline lane by lane (the same
@@ -276,7 +278,7 @@ TC_VECTOR_CLONES static void gather_weights_soa(gather* g, tc_real inv_h2) {
         lanes d2 = lv_add(lv_add(lv_mul(x, x), lv_mul(y, y)), lv_mul(z, z));
         lv_store(g->w + q, exp_neg_lanes(lv_mul(d2, scale)));
     }
-    for (int q = g->count; q < g->padded; ++q) g->w[q] = 0;
+    for (int l = 0; l < LANES; ++l) g->w[g->count + l] = 0;
 }
 
 static void gather_weights(const tc_surfel_surface* S, gather* g) { gather_weights_soa(g, 1.0 / (S->h * S->h)); }
