@@ -463,7 +463,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
                 int j = near[q];
                 if (j <= i || tc_v3_dist(pts->data[i], pts->data[j]) < 1.5 * spacing) continue;
                 tc_vec3 mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
-                if (tc_point_grid_nearest(&grid, pts->data, mid, 0.75 * spacing) < 0) tc_array_push(&cand, mid);
+                if (!tc_point_grid_any_within(&grid, pts->data, mid, 0.75 * spacing)) tc_array_push(&cand, mid);
             }
         }
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.

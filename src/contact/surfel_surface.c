@@ -135,6 +135,19 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
     }
 }
 
+bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r) {
+    int lo[3], hi[3];
+    tc_real r2 = r * r;
+    if (!tc_point_grid_range(g, x, r, lo, hi)) return false;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t)
+                if (tc_v3_len2(tc_v3_sub(p[g->items[t]], x)) < r2) return true;
+        }
+    return false;
+}
+
 void tc_surfel_surface_free(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));

@@ -214,6 +214,32 @@ static void test_grid_with_zero_cell(void** state) {
     tc_point_grid_free(&g);
 }
 
+// tc_point_grid_any_within answers whether tc_point_grid_nearest finds a point (strictly closer
+// than r), on random points and queries, and at the boundary.
+static void test_grid_any_within_matches_nearest(void** state) {
+    (void)state;
+    enum { N = 300 };
+    tc_vec3 pts[N];
+    uint32_t seed = 7;
+    for (int i = 0; i < N; ++i) pts[i] = tc_v3(rnd(&seed), rnd(&seed), 0.2 * rnd(&seed));
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.05));
+    int hits = 0;
+    for (int q = 0; q < 2000; ++q) {
+        tc_vec3 x = tc_v3(1.2 * rnd(&seed) - 0.1, 1.2 * rnd(&seed) - 0.1, 0.4 * rnd(&seed) - 0.1);
+        tc_real r = 0.08 * rnd(&seed);
+        bool any = tc_point_grid_any_within(&g, pts, x, r);
+        assert_int_equal(any, tc_point_grid_nearest(&g, pts, x, r) >= 0);
+        hits += any;
+    }
+    assert_true(hits > 200 && hits < 1800); // both answers exercised
+    tc_vec3 two[2] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0)};
+    assert_true(tc_point_grid_build(&g, two, 2, 0.25));
+    assert_false(tc_point_grid_any_within(&g, two, tc_v3(0.5, 0, 0), 0.5)); // at exactly r: not closer
+    assert_true(tc_point_grid_any_within(&g, two, tc_v3(0.5, 0, 0), 0.51));
+    tc_point_grid_free(&g);
+}
+
 static void test_total_force_independent_of_sampling(void** state) {
     (void)state;
     int n1, n2;
@@ -450,6 +476,7 @@ int main(void) {
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
