@@ -16,10 +16,20 @@ static int cell_of_real(tc_real v, int n) {
     return (int)v;
 }
 
+// [lo, hi] grown to hold v; a NaN v changes neither (as with fmin/fmax).
+static inline void widen(tc_real* lo, tc_real* hi, tc_real v) {
+    if (v < *lo) *lo = v;
+    if (v > *hi) *hi = v;
+}
+
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_point_grid_free(g);
     tc_aabb box = tc_aabb_empty();
-    for (int i = 0; i < count; ++i) box = tc_aabb_add_point(box, p[i]);
+    for (int i = 0; i < count; ++i) { // (not tc_aabb_add_point: fmin/fmax are libm calls on the baseline target)
+        widen(&box.lo.x, &box.hi.x, p[i].x);
+        widen(&box.lo.y, &box.hi.y, p[i].y);
+        widen(&box.lo.z, &box.hi.z, p[i].z);
+    }
     if (count == 0) box.lo = box.hi = tc_v3_zero();
     tc_vec3 ext = tc_v3_sub(box.hi, box.lo);
     // A zero cell (e.g. from a mean spacing of coincident points) would never grow below: one
