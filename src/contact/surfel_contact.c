@@ -726,20 +726,19 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
         n = 0;
         if (tc_point_grid_range(grid, pts[i], r, lo, hi))
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
-                for (int cy = lo[1]; cy <= hi[1]; ++cy)
-                    for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                        int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
-                        for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
-                            int j = grid->items[t];
-                            tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
-                            if (j == i || d > r2) continue;
-                            int pos = n < k ? n++ : k;
-                            if (pos == k && d >= best[k - 1]) continue;
-                            if (pos == k) pos = k - 1;
-                            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
-                            best[pos] = d;
-                        }
+                for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                    int row = (cz * grid->dims[1] + cy) * grid->dims[0]; // a row of cells is one run of items
+                    for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t) {
+                        int j = grid->items[t];
+                        tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+                        if (j == i || d > r2) continue;
+                        int pos = n < k ? n++ : k;
+                        if (pos == k && d >= best[k - 1]) continue;
+                        if (pos == k) pos = k - 1;
+                        while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+                        best[pos] = d;
                     }
+                }
         if (n >= count - 1) break;
     }
     if (n == 0) return 0;
@@ -754,16 +753,15 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     int lo[3], hi[3];
     if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
         for (int cz = lo[2]; cz <= hi[2]; ++cz)
-            for (int cy = lo[1]; cy <= hi[1]; ++cy)
-                for (int cx = lo[0]; cx <= hi[0]; ++cx) {
-                    int c = (cz * grid->dims[1] + cy) * grid->dims[0] + cx;
-                    for (int t = grid->start[c]; t < grid->start[c + 1]; ++t) {
-                        int j = grid->items[t];
-                        if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > rk2) continue;
-                        centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
-                        used++;
-                    }
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t) {
+                    int j = grid->items[t];
+                    if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > rk2) continue;
+                    centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
+                    used++;
                 }
+            }
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
     tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
