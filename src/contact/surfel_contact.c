@@ -516,11 +516,13 @@ typedef struct side_class {
     tc_real* lower;     ///< per slot: lower bound on f_other (exact f when fitted; -inf unknown)
     uint8_t* state;     ///< per slot: CLASS_*
     tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
+    tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
     int ns, cap;
 } side_class;
 
 static void side_class_free(side_class* c) {
     tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
+    if (c->lower_at) tc_free(c->lower_at, (size_t)c->ns * sizeof(tc_real));
     if (c->cap) {
         tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
         tc_free(c->state, (size_t)c->cap);
@@ -548,10 +550,10 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
             for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
-                int slot = c->slot_of[g->items[t]];
-                if (slot < 0 || !(c->lower[slot] > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
+                tc_real lower = c->lower_at[t]; // (by grid position: read in order along the row)
+                if (!(lower > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
                 tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
-                tc_real b = c->lower[slot] - CLASS_LIP * sqrt(d2);
+                tc_real b = lower - CLASS_LIP * sqrt(d2);
                 if (d2 <= r2 && b > best) best = b;
             }
         }
@@ -559,6 +561,14 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 }
 
 // Classifies candidate k (in other's box) of self.
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds);
+
+// classify_one for the surfel at grid position t, its result kept by position for the bounds.
+static void classify_at(const tc_points_body* self, const tc_points_body* other, side_class* c, int t) {
+    classify_one(self, other, c, self->surface.grid.items[t], true);
+    c->lower_at[t] = c->lower[c->count - 1];
+}
+
 static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
     tc_real h = other->surface.h;
     tc_vec3 y = self->s[k];
@@ -611,11 +621,13 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             most += g->start[row + hi[0] + 1] - g->start[row + lo[0]];
         }
     side_class_reserve(c, most);
+    c->lower_at = tc_alloc((size_t)c->ns * sizeof(tc_real));
+    for (int t = 0; t < self->ns; ++t) c->lower_at[t] = -INFINITY;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
             for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t)
-                if (tc_aabb_contains_point(box, S->cs[t])) classify_one(self, other, c, g->items[t], true);
+                if (tc_aabb_contains_point(box, S->cs[t])) classify_at(self, other, c, t);
         }
 }
 
