@@ -1,6 +1,7 @@
 // Creating spring bodies: mesh from a generator or the def, validation, masses by area,
 // edge and bending springs, the vertex graph for the flood fill.
 #include "dynamics/springs/springs.h"
+#include "dynamics/nodal.h"
 
 #include "geometry/mesh_gen.h"
 
@@ -79,21 +80,6 @@ static tc_result build_mesh(const tc_springs_body_def* d, tc_tri_mesh* m, tc_err
 
 // Closed 2-manifold: every directed edge has exactly one opposite; vertices finite and used;
 // triangles of positive area; positive volume (outward winding).
-// Vertices are stored in world coordinates: far from the origin doubles cannot hold the mesh's
-// shape (at 1e9 sizes away a vertex moves by 2e-7 of the size), springs collapse and the explicit
-// limit step goes to zero. Refuse that instead of simulating a crushed mesh.
-static tc_result check_placement(const tc_tri_mesh* m, tc_vec3 position, tc_error* e) {
-    tc_real radius = 0;
-    for (int i = 0; i < m->vertices.count; ++i) radius = fmax(radius, tc_v3_len(m->vertices.data[i]));
-    tc_real distance = tc_v3_len(position);
-    if (!(distance <= 1e9 * radius))
-        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "position",
-                            "%g m from the origin is too far for a mesh of radius %g m (keep it within 1e9 radii: "
-                            "coordinates would lose the mesh's shape)",
-                            distance, radius);
-    return TC_RESULT_OK;
-}
-
 static tc_result check_mesh(const tc_tri_mesh* m, tc_error* e) {
     int nv = m->vertices.count, nt = m->triangles.count / 3;
     for (int i = 0; i < nv; ++i)
@@ -242,7 +228,7 @@ tc_result tc_springs_body_create(tc_world* w, const tc_springs_body_def* d, tc_b
         tc_tri_mesh_free(&mesh);
         return r;
     }
-    if ((r = check_placement(&mesh, d->base.pose.p, e))) {
+    if ((r = tc_nodal_check_placement(mesh.vertices.data, mesh.vertices.count, d->base.pose.p, e))) {
         tc_tri_mesh_free(&mesh);
         return r;
     }
