@@ -1,10 +1,27 @@
 // Queries shared by the kinds whose state is a set of nodes with positions, velocities and
-// lumped masses (mass-spring and tetrahedral bodies).
+// lumped masses (mass-spring and tetrahedral bodies; the placement check also serves the
+// point-based kind, whose phyxels and surfels are stored in world coordinates too).
 #ifndef TC_NODAL_H
 #define TC_NODAL_H
 
 #include "geometry/trimesh.h"
 #include "world/state_io.h"
+
+/// Refuses a body whose body-space points p[0..n) placed at `position` (m) would lose their
+/// shape: nodes are stored in world coordinates, and at 1e9 sizes from the origin a double
+/// moves a node by 2e-7 of the body's size, so elements collapse (springs' explicit limit step
+/// goes to zero, tets invert, phyxels lose their neighbours). Error field "position".
+static inline tc_result tc_nodal_check_placement(const tc_vec3* p, int n, tc_vec3 position, tc_error* e) {
+    tc_real radius = 0;
+    for (int i = 0; i < n; ++i) radius = fmax(radius, tc_v3_len(p[i]));
+    tc_real distance = tc_v3_len(position);
+    if (!(distance <= 1e9 * radius))
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "position",
+                            "%g m from the origin is too far for a body of radius %g m (keep it within 1e9 radii: "
+                            "coordinates would lose the body's shape)",
+                            distance, radius);
+    return TC_RESULT_OK;
+}
 
 static inline tc_vec3 tc_nodal_mean(const tc_vec3* q, const tc_real* m, int n, tc_real total_mass) {
     tc_vec3 c = tc_v3_zero();

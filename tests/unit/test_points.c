@@ -224,6 +224,10 @@ static void test_invalid_defs_are_rejected(void** state) {
     d = tc_points_body_def_default();
     d.shape = TC_POINTS_MESH; // no mesh given
     assert_int_equal(tc_points_body_create(w, &d, &id, &e), TC_RESULT_INVALID_ARGUMENT);
+    d = tc_points_body_def_default(); // so far out that doubles would crush the phyxels
+    d.base.pose.p = tc_v3(0, 1e20, 0);
+    assert_int_equal(tc_points_body_create(w, &d, &id, &e), TC_RESULT_OUT_OF_RANGE);
+    assert_non_null(strstr(e.message, "position"));
     memset(&d, 0, sizeof d);
     assert_int_equal(tc_points_body_create(w, &d, &id, &e), TC_RESULT_INVALID_ARGUMENT);
     assert_int_equal(tc_world_get_body_count(w), 0);

@@ -147,6 +147,13 @@ static void test_bad_defs(void** state) {
     assert_non_null(strstr(e.message, "position"));
     d.base.pose.p = tc_v3(1e6, 0, 1); // far, but well within the limit
     assert_int_equal(tc_springs_body_create(w, &d, &id, &e), TC_RESULT_OK);
+    d = tc_springs_body_def_default(); // explicit steps would take seconds (a fuzz find: it hung)
+    d.stiffness = 1e30;
+    assert_int_equal(tc_springs_body_create(w, &d, &id, &e), TC_RESULT_OUT_OF_RANGE);
+    assert_non_null(strstr(e.message, "stiffness"));
+    assert_non_null(strstr(e.message, "implicit"));
+    d.integrator = TC_SPRINGS_IMPLICIT; // the implicit integrator takes it
+    assert_int_equal(tc_springs_body_create(w, &d, &id, &e), TC_RESULT_OK);
     d = tc_springs_body_def_default(); // an open mesh: a single tetrahedron missing one face
     tc_vec3 v[4] = {tc_v3(0, 0, 0), tc_v3(1, 0, 0), tc_v3(0, 1, 0), tc_v3(0, 0, 1)};
     int open[9] = {0, 2, 1, 0, 1, 3, 0, 3, 2};

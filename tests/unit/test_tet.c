@@ -50,6 +50,12 @@ static void test_bad_meshes(void** state) {
     d.poisson_ratio = 0.5;
     assert_int_equal(tc_tet_body_create(w, &d, &id, &e), TC_RESULT_OUT_OF_RANGE);
     assert_non_null(strstr(e.message, "poisson_ratio"));
+    d = tc_tet_body_def_default(); // so far out that doubles would crush the tets
+    d.base.pose.p = tc_v3(1e20, 0, 0);
+    assert_int_equal(tc_tet_body_create(w, &d, &id, &e), TC_RESULT_OUT_OF_RANGE);
+    assert_non_null(strstr(e.message, "position"));
+    d.base.pose.p = tc_v3(1e5, 0, 0); // far, but within the limit
+    assert_int_equal(tc_tet_body_create(w, &d, &id, &e), TC_RESULT_OK);
     tc_world_destroy(w);
 }
 

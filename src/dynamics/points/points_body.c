@@ -1,6 +1,7 @@
 // Point body creation: validation, phyxel and surfel sampling, sizing, store management.
 #include <stdio.h>
 #include "dynamics/points/points.h"
+#include "dynamics/nodal.h"
 
 tc_points_body_def tc_points_body_def_default(void) {
     tc_points_body_def d;
@@ -358,7 +359,9 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
         r = tc_error_set(error, TC_RESULT_DEGENERATE, NULL, "phyxel_spacing", "only %d phyxels fit in the shape; at least 5 are needed", px.count);
     else if (ss.count < 4)
         r = tc_error_set(error, TC_RESULT_DEGENERATE, NULL, "surfel_spacing", "only %d surfels on the shape", ss.count);
-    else if (!(b = tc_points_body_alloc(px.count, ss.count)))
+    else
+        r = tc_nodal_check_placement(ss.data, ss.count, d->base.pose.p, error);
+    if (r == TC_RESULT_OK && !(b = tc_points_body_alloc(px.count, ss.count)))
         r = tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "points", "out of memory");
     if (r == TC_RESULT_OK) {
         tc_transform T = d->base.pose;

@@ -47,6 +47,9 @@ void tc_springs_step_raw(tc_springs_body* b, tc_vec3 gravity, tc_real h);
 void tc_springs_step_implicit(tc_springs_body* b, tc_vec3 gravity, tc_real h);
 /// 0.9 * 2 / omega_max, omega_max^2 <= max_i 2 sum_j k_ij / m_i (Gershgorin), damping included.
 tc_real tc_springs_stable_step(const tc_springs_body* b);
+/// Most explicit pieces one world sub-step may be cut into: beyond it a step takes seconds, so a
+/// body that would need more is refused at creation (and capped at run time).
+#define TC_SPRINGS_MAX_EXPLICIT_PIECES 10000
 tc_real tc_springs_volume(const tc_springs_body* b);
 void tc_springs_update_aabb(tc_springs_body* b);
 /// Projects the vertices out of static bodies (after every explicit sub-step: resting contact

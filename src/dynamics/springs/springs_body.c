@@ -1,6 +1,7 @@
 // Creating spring bodies: mesh from a generator or the def, validation, masses by area,
 // edge and bending springs, the vertex graph for the flood fill.
 #include "dynamics/springs/springs.h"
+#include "dynamics/nodal.h"
 
 #include "geometry/mesh_gen.h"
 
@@ -79,21 +80,6 @@ static tc_result build_mesh(const tc_springs_body_def* d, tc_tri_mesh* m, tc_err
 
 // Closed 2-manifold: every directed edge has exactly one opposite; vertices finite and used;
 // triangles of positive area; positive volume (outward winding).
-// Vertices are stored in world coordinates: far from the origin doubles cannot hold the mesh's
-// shape (at 1e9 sizes away a vertex moves by 2e-7 of the size), springs collapse and the explicit
-// limit step goes to zero. Refuse that instead of simulating a crushed mesh.
-static tc_result check_placement(const tc_tri_mesh* m, tc_vec3 position, tc_error* e) {
-    tc_real radius = 0;
-    for (int i = 0; i < m->vertices.count; ++i) radius = fmax(radius, tc_v3_len(m->vertices.data[i]));
-    tc_real distance = tc_v3_len(position);
-    if (!(distance <= 1e9 * radius))
-        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "position",
-                            "%g m from the origin is too far for a mesh of radius %g m (keep it within 1e9 radii: "
-                            "coordinates would lose the mesh's shape)",
-                            distance, radius);
-    return TC_RESULT_OK;
-}
-
 static tc_result check_mesh(const tc_tri_mesh* m, tc_error* e) {
     int nv = m->vertices.count, nt = m->triangles.count / 3;
     for (int i = 0; i < nv; ++i)
@@ -233,6 +219,19 @@ static bool fill_body(tc_springs_body* b, const tc_tri_mesh* m, const tc_springs
     return true;
 }
 
+// Explicit Euler is sub-stepped below its stability limit; a stiffness so high for the mass that one
+// world sub-step needs more than TC_SPRINGS_MAX_EXPLICIT_PIECES pieces would make every step take
+// seconds (a fuzz find: stiffness 2e50). Refuse it and point at the implicit integrator.
+static tc_result check_explicit_pieces(const tc_springs_body* b, const tc_world* w, tc_error* e) {
+    if (b->integrator != TC_SPRINGS_EXPLICIT) return TC_RESULT_OK;
+    tc_real h = w->def.time_step / w->def.sub_steps, pieces = h / b->stable_step;
+    if (pieces <= TC_SPRINGS_MAX_EXPLICIT_PIECES) return TC_RESULT_OK;
+    return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "stiffness",
+                        "explicit integration would need %.3g pieces per sub-step of %g s (stable step %.3g s; at most %d): "
+                        "use the implicit integrator, a lower stiffness or a larger mass",
+                        pieces, h, b->stable_step, TC_SPRINGS_MAX_EXPLICIT_PIECES);
+}
+
 tc_result tc_springs_body_create(tc_world* w, const tc_springs_body_def* d, tc_body_id* id, tc_error* e) {
     if (!w || !id) return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "world and id are required");
     tc_result r = tc_world_check_unlocked(w);
@@ -242,7 +241,7 @@ tc_result tc_springs_body_create(tc_world* w, const tc_springs_body_def* d, tc_b
         tc_tri_mesh_free(&mesh);
         return r;
     }
-    if ((r = check_placement(&mesh, d->base.pose.p, e))) {
+    if ((r = tc_nodal_check_placement(mesh.vertices.data, mesh.vertices.count, d->base.pose.p, e))) {
         tc_tri_mesh_free(&mesh);
         return r;
     }
@@ -254,6 +253,10 @@ tc_result tc_springs_body_create(tc_world* w, const tc_springs_body_def* d, tc_b
     if (!ok || !tc_array_push(&s->bodies, b)) {
         tc_springs_free_body(&b);
         return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, NULL, "springs", "out of memory");
+    }
+    if ((r = check_explicit_pieces(&s->bodies.data[s->bodies.count - 1], w, e))) {
+        tc_springs_free_body(&s->bodies.data[--s->bodies.count]);
+        return r;
     }
     r = tc_world_alloc_body(w, TC_BODY_SPRINGS, s->bodies.count - 1, d->base.name, d->base.user_data, id);
     if (r) {

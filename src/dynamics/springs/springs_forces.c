@@ -85,9 +85,10 @@ void tc_springs_step_raw(tc_springs_body* b, tc_vec3 g, tc_real h) {
 
 void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h) {
     tc_vec3 g = w->def.gravity;
-    enum { MAX_SUBSTEPS = 100000 }; // beyond this a step would take minutes: the mesh is broken
     tc_real pieces = ceil(h / b->stable_step - 1e-9);
-    int n = pieces >= 1 && pieces <= MAX_SUBSTEPS ? (int)pieces : pieces > MAX_SUBSTEPS ? MAX_SUBSTEPS : 1;
+    int n = pieces >= 1 && pieces <= TC_SPRINGS_MAX_EXPLICIT_PIECES ? (int)pieces
+          : pieces > TC_SPRINGS_MAX_EXPLICIT_PIECES                ? TC_SPRINGS_MAX_EXPLICIT_PIECES
+                                                                   : 1;
     if (n > 1 && !b->warned) {
         tc_log(TC_LOG_INFO, TC_RESULT_OK, "spring body: sub-step %.3g s exceeds the explicit limit %.3g s; taking %d sub-steps", h,
                b->stable_step, n);

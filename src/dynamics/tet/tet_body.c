@@ -1,5 +1,6 @@
 // Creating tet bodies: lattice generators, validation, boundary surface, edges, masses.
 #include "dynamics/tet/tet.h"
+#include "dynamics/nodal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -289,7 +290,8 @@ tc_result tc_tet_body_create(tc_world* w, const tc_tet_body_def* d, tc_body_id* 
     if (r || (r = check_def(d, e))) return r;
     vec_list verts = {0};
     int_list tets = {0};
-    if (!(r = generate(d, &verts, &tets, e))) r = check_tets(&verts, &tets, e);
+    if (!(r = generate(d, &verts, &tets, e)) && !(r = check_tets(&verts, &tets, e)))
+        r = tc_nodal_check_placement(verts.data, verts.count, d->base.pose.p, e);
     tc_tet_store* s = r ? NULL : tc_world_store(w, TC_BODY_TET, sizeof(tc_tet_store));
     tc_tet_body b;
     memset(&b, 0, sizeof b);
