@@ -243,9 +243,13 @@ typedef struct gather {
 // picks the instructions of each clone, TC_VECTOR_CLONES) or, elsewhere (or built with
 // -DTC_PLAIN_LANES, to check that path), a plain array.
 #if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
-#if !defined(__clang__)
 // The helpers below are always inlined: no vector is passed across a call, so the note that the
 // AVX calling convention differs from the baseline one does not apply.
+#if defined(__clang__)
+#if __has_warning("-Wpsabi")
+#pragma clang diagnostic ignored "-Wpsabi"
+#endif
+#else
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 typedef tc_real lanes __attribute__((vector_size(LANES * sizeof(tc_real))));
