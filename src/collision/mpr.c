@@ -1,5 +1,7 @@
 #include "collision/mpr.h"
 
+#include "collision/support.h"
+
 typedef struct mpr_vertex {
     tc_vec3 v, a, b; ///< v = a - b, a support of D
     int ia, ib;
@@ -10,13 +12,14 @@ typedef struct mpr_state {
     int *ha, *hb;
     tc_real max_separation;
     tc_mpr_result* out;
+    bool packed; ///< both sets are packed and small enough to scan: both supports in one call
 } mpr_state;
 
 static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
     mpr_vertex s;
-    s.ia = tc_convex_support_index(m->A, d, m->ha);
-    s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
-    s.a = m->A->points[s.ia], s.b = m->B->points[s.ib];
+    if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
+    else s.ia = tc_convex_support_index(m->A, d, m->ha), s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
+    s.a = tc_convex_point(m->A, s.ia), s.b = tc_convex_point(m->B, s.ib);
     s.v = tc_v3_sub(s.a, s.b);
     return s;
 }
@@ -128,7 +131,7 @@ static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vert
     for (int k = 0; k < 3; ++k) {
         int ia = ix[2 * k], ib = ix[2 * k + 1];
         if (ia < 0 || ia >= m->A->count || ib < 0 || ib >= m->B->count) return false;
-        p[k].ia = ia, p[k].ib = ib, p[k].a = m->A->points[ia], p[k].b = m->B->points[ib];
+        p[k].ia = ia, p[k].ib = ib, p[k].a = tc_convex_point(m->A, ia), p[k].b = tc_convex_point(m->B, ib);
         p[k].v = tc_v3_sub(p[k].a, p[k].b);
     }
     tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
@@ -138,10 +141,13 @@ static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vert
            tc_v3_dot(tc_v3_cross(p[1].v, p[0].v), v0) >= 0;
 }
 
+// The scans tc_convex_support_index would do (not the hill climb of large hulls), on packed points.
+static bool packed_scan(const tc_convex* c) { return c->soa && c->count <= TC_CLIMB_MIN_POINTS; }
+
 tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal) {
     tc_mpr_result out;
     out.status = TC_MPR_UNDECIDED;
-    mpr_state m = {A, B, ha, hb, max_separation, &out};
+    mpr_state m = {A, B, ha, hb, max_separation, &out, packed_scan(A) && packed_scan(B)};
     tc_vec3 v0 = tc_v3_sub(A->center, B->center);
     if (!(tc_v3_len2(v0) > 0)) return out;
     mpr_vertex p[3];

@@ -1,5 +1,6 @@
 #include "geometry/hull.h"
 
+#include "collision/support.h"
 #include "core/core.h"
 
 #include <libqhull_r/qhull_ra.h>
@@ -16,15 +17,17 @@ void tc_hull_free(tc_hull* h) {
 // instead of ten scattered allocations. A closed polytope's sizes all follow from V, F and the
 // loop length L: E = L/2 edges, and every vertex has as many incident faces as edges.
 static tc_hull* hull_alloc(int V, int F, int L) {
-    size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F;
+    int V4 = tc_soa_stride(V);
+    size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F + 3 * (size_t)V4;
     size_t ints = ((size_t)F + 1) + (size_t)L + 2 * (size_t)L + ((size_t)V + 1) + 2 * (size_t)L;
     size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + ints * sizeof(int);
     tc_hull* h = tc_calloc(1, bytes);
     if (!h) return NULL;
     h->bytes = bytes;
-    h->vertex_count = V, h->face_count = F, h->loop_length = L, h->edge_count = L / 2;
+    h->vertex_count = V, h->face_count = F, h->loop_length = L, h->edge_count = L / 2, h->soa_stride = V4;
     char* at = (char*)(h + 1);
 #define TC_HULL_TAKE(field, n) (h->field = (void*)at, at += (size_t)(n) * sizeof *h->field)
+    TC_HULL_TAKE(soa, 3 * V4); // first: next to the header, the data every query reads
     TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(face_normals, F);
     TC_HULL_TAKE(face_offsets, F);
@@ -132,6 +135,7 @@ tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int
     tc_hull* h = hull_alloc(vertex_count, face_count, loop_start[face_count]);
     if (!h) return NULL;
     memcpy(h->vertices, vertices, (size_t)vertex_count * sizeof(tc_vec3));
+    tc_soa_pack(h->vertices, vertex_count, h->soa);
     memcpy(h->face_start, loop_start, ((size_t)face_count + 1) * sizeof(int));
     memcpy(h->face_verts, loops, (size_t)h->loop_length * sizeof(int));
     if (!(build_edges(h) && build_vertex_incidence(h) && build_planes_and_centroid(h))) {

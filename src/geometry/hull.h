@@ -22,6 +22,8 @@ typedef struct tc_hull {
     int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
     tc_vec3 centroid;        ///< volume centroid (strictly interior), the GJK-GD contraction point
     tc_real extent;          ///< m, max distance of a vertex from the centroid
+    int soa_stride;          ///< tc_soa_stride(vertex_count)
+    tc_real* soa;            ///< the vertices packed for support scans: x[], y[], z[] of soa_stride each (collision/support.h)
     size_t bytes;            ///< the hull and its arrays are one block of this size (tc_hull_free)
 } tc_hull;
 
