@@ -42,6 +42,9 @@ static void emit_vertices(const tc_hull* h, tc_transform pose, placed_points wor
     }
 }
 
+// The other end of edge e from vertex v.
+static int edge_end(const tc_hull* h, int e, int v) { return h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e]; }
+
 // The tolerance is nearly always the same: remember its sine and cosine.
 static tc_real cos_of(tc_real a) {
     static _Thread_local tc_real last = -1, value = 1;
@@ -71,24 +74,25 @@ void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* 
     out->plane_normal = tc_v3_zero();
     out->plane_offset = 0;
     tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
-    int best_face = -1;
+    const tc_hull_fan* fan = h->fans; // v's faces and edge neighbours in one cache line (NULL: huge hulls)
+    int begin = h->vert_start[v], end = h->vert_start[v + 1], best_face = -1;
     tc_real best_cos = -2;
-    for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
-        int f = h->vert_faces[k];
+    for (int k = begin; k < end; ++k) {
+        int f = fan ? fan[k].face : h->vert_faces[k];
         tc_real c = tc_v3_dot(h->face_normals[f], ul);
         if (c > best_cos) best_cos = c, best_face = f;
     }
-    bool face_fits = h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
+    bool face_fits = best_face >= 0 && h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
     if (best_cos >= cos_of(tolerance) && face_fits) {
         emit_face(h, pose, placed, best_face, out);
         return;
     }
     int best_edge_end = -1;
     tc_real best_drop = sin_of(tolerance);
-    for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
-        int e = h->vert_edges[k];
-        int w = h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e];
-        tc_vec3 d = tc_v3_sub(body_vertex(h, v), body_vertex(h, w));
+    tc_vec3 pv = body_vertex(h, v);
+    for (int k = begin; k < end; ++k) {
+        int w = fan ? fan[k].neighbor : edge_end(h, h->vert_edges[k], v);
+        tc_vec3 d = tc_v3_sub(pv, body_vertex(h, w));
         tc_real dot = tc_v3_dot(d, ul);
         // most edges fall steeply: rule them out without the root and the division (the margin
         // keeps every edge the exact test below could accept)
