@@ -3,7 +3,7 @@
 #include "collision/support.h"
 
 typedef struct mpr_vertex {
-    tc_vec3 v, a, b; ///< v = a - b, a support of D
+    tc_vec3 v; ///< a support of D: A's point ia minus B's point ib (the points are fetched again at the end)
     int ia, ib;
 } mpr_vertex;
 
@@ -19,8 +19,7 @@ static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
     mpr_vertex s;
     if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
     else s.ia = tc_convex_support_index(m->A, d, m->ha), s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
-    s.a = tc_convex_point(m->A, s.ia), s.b = tc_convex_point(m->B, s.ib);
-    s.v = tc_v3_sub(s.a, s.b);
+    s.v = tc_v3_sub(tc_convex_point(m->A, s.ia), tc_convex_point(m->B, s.ib));
     return s;
 }
 
@@ -93,9 +92,10 @@ static void finish(const mpr_state* m, tc_vec3 v0, const mpr_vertex p[3], tc_vec
     o->t_exit = tc_v3_dot(n, p[0].v) / tc_v3_dot(n, v0);
     tc_real w[3];
     barycentric(p[0].v, p[1].v, p[2].v, tc_v3_scale(v0, o->t_exit), w);
-    o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(p[0].a, w[0]), tc_v3_scale(p[1].a, w[1])), tc_v3_scale(p[2].a, w[2]));
+    tc_vec3 a0 = tc_convex_point(m->A, p[0].ia), a1 = tc_convex_point(m->A, p[1].ia), a2 = tc_convex_point(m->A, p[2].ia);
+    o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(a0, w[0]), tc_v3_scale(a1, w[1])), tc_v3_scale(a2, w[2]));
     o->support_a = s->ia, o->support_b = s->ib;
-    o->point_a = s->a, o->point_b = s->b;
+    o->point_a = tc_convex_point(m->A, s->ia), o->point_b = tc_convex_point(m->B, s->ib);
     for (int k = 0; k < 3; ++k) o->portal[2 * k] = p[k].ia, o->portal[2 * k + 1] = p[k].ib;
 }
 
@@ -131,8 +131,8 @@ static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vert
     for (int k = 0; k < 3; ++k) {
         int ia = ix[2 * k], ib = ix[2 * k + 1];
         if (ia < 0 || ia >= m->A->count || ib < 0 || ib >= m->B->count) return false;
-        p[k].ia = ia, p[k].ib = ib, p[k].a = tc_convex_point(m->A, ia), p[k].b = tc_convex_point(m->B, ib);
-        p[k].v = tc_v3_sub(p[k].a, p[k].b);
+        p[k].ia = ia, p[k].ib = ib;
+        p[k].v = tc_v3_sub(tc_convex_point(m->A, ia), tc_convex_point(m->B, ib));
     }
     tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
     if (!(tc_v3_len2(n) > 0)) return false;
