@@ -205,6 +205,8 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
         fp[0] = single_point(on_a, c->normal, c->separation, 0x5u);
         return 1;
     }
+    if (A->shape->type == TC_SHAPE_HULL) tc_hull_prefetch_topology(A->shape->hull);
+    if (B->shape->type == TC_SHAPE_HULL) tc_hull_prefetch_topology(B->shape->hull);
     tc_feature fa, fb;
     shape_feature(A, c->normal, c->support_a, &fa);
     shape_feature(B, tc_v3_neg(c->normal), c->support_b, &fb);

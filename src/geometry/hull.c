@@ -9,6 +9,11 @@
 
 static void* take(size_t count, size_t size) { return count ? tc_calloc(count, size) : NULL; }
 
+void tc_hull_prefetch_topology(const tc_hull* h) {
+    const char* p = (const char*)h->face_normals;
+    for (size_t at = 0; at < h->topology_bytes; at += 64) __builtin_prefetch(p + at);
+}
+
 void tc_hull_free(tc_hull* h) {
     if (h) tc_free(h, h->bytes);
 }
@@ -20,7 +25,7 @@ static tc_hull* hull_alloc(int V, int F, int L) {
     int V4 = tc_soa_stride(V);
     size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F + 3 * (size_t)V4;
     size_t ints = ((size_t)F + 1) + (size_t)L + 2 * (size_t)L + ((size_t)V + 1) + 2 * (size_t)L;
-    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + (size_t)L * sizeof(tc_hull_fan) + ints * sizeof(int);
+    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + (size_t)L * sizeof(tc_hull_fan) + ints * sizeof(int) + 8; // + alignment
     tc_hull* h = tc_calloc(1, bytes);
     if (!h) return NULL;
     h->bytes = bytes;
@@ -31,11 +36,13 @@ static tc_hull* hull_alloc(int V, int F, int L) {
     TC_HULL_TAKE(soa, 3 * V4);
     TC_HULL_TAKE(face_normals, F);
     TC_HULL_TAKE(face_offsets, F);
-    TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(vert_start, V + 1);
     TC_HULL_TAKE(fans, L);
     TC_HULL_TAKE(face_start, F + 1);
     TC_HULL_TAKE(face_verts, L);
+    h->topology_bytes = (size_t)(at - (char*)h->face_normals);
+    at += (size_t)(at - (char*)h) % 8; // the reals below stay 8-byte aligned
+    TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(edge_verts, L);
     TC_HULL_TAKE(edge_faces, L);
     TC_HULL_TAKE(vert_faces, L);

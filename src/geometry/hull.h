@@ -34,6 +34,7 @@ typedef struct tc_hull {
     int* vert_faces;
     int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
     size_t bytes;            ///< the hull and its arrays are one block of this size (tc_hull_free)
+    size_t topology_bytes;   ///< face planes, vertex fans and face loops: this many bytes from face_normals on
 } tc_hull;
 
 /// Convex hull of `count` points (qhull). TC_RESULT_DEGENERATE for fewer than 4 distinct points,
@@ -45,6 +46,9 @@ tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int
 /// An axis-aligned box of half extents h centred at the origin.
 tc_hull* tc_hull_box(tc_vec3 h);
 void tc_hull_free(tc_hull* hull);
+/// Asks the cache for what the contact feature selection reads (face planes, fans, loops): one
+/// burst of parallel loads instead of a chain of dependent misses. A hint: no effect on results.
+void tc_hull_prefetch_topology(const tc_hull* hull);
 /// Exact mass properties of the solid hull at `density` (shape frame).
 tc_mass_props tc_hull_mass(const tc_hull* hull, tc_real density);
 /// Index of the vertex furthest along d (shape frame).
