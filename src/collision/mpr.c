@@ -13,11 +13,15 @@ typedef struct mpr_state {
     tc_real max_separation;
     tc_mpr_result* out;
     bool packed; ///< both sets are packed and small enough to scan: both supports in one call
+    tc_soa_pair16_fn pair16; ///< both packed with stride 16: the direct scan of both
 } mpr_state;
 
 static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
     mpr_vertex s;
-    if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
+    if (m->pair16) {
+        int r = m->pair16(m->A->soa, m->B->soa, d.x, d.y, d.z);
+        s.ia = r & 0xFFFF, s.ib = r >> 16;
+    } else if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
     else s.ia = tc_convex_support_index(m->A, d, m->ha), s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
     s.v = tc_v3_sub(tc_convex_point(m->A, s.ia), tc_convex_point(m->B, s.ib));
     return s;
@@ -147,7 +151,8 @@ static bool packed_scan(const tc_convex* c) { return c->soa && c->count <= TC_CL
 tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal) {
     tc_mpr_result out;
     out.status = TC_MPR_UNDECIDED;
-    mpr_state m = {A, B, ha, hb, max_separation, &out, packed_scan(A) && packed_scan(B)};
+    bool packed = packed_scan(A) && packed_scan(B);
+    mpr_state m = {A, B, ha, hb, max_separation, &out, packed, packed && A->soa_stride == 16 && B->soa_stride == 16 ? tc_soa_pair16() : NULL};
     tc_vec3 v0 = tc_v3_sub(A->center, B->center);
     if (!(tc_v3_len2(v0) > 0)) return out;
     mpr_vertex p[3];

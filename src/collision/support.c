@@ -75,9 +75,8 @@ __attribute__((target("avx2"))) static int scan16_one_avx2(const tc_real* soa, t
 }
 
 // Both scans of a Minkowski-difference support in one call: independent, so they overlap.
-__attribute__((target("avx2"))) static void scan16_pair_avx2(const tc_real* a, const tc_real* b, tc_vec3 d, int* ia, int* ib) {
-    *ia = scan16_avx2(a, d.x, d.y, d.z);
-    *ib = scan16_avx2(b, -d.x, -d.y, -d.z);
+__attribute__((target("avx2"))) static int scan16_pair_avx2(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
+    return scan16_avx2(a, dx, dy, dz) | scan16_avx2(b, -dx, -dy, -dz) << 16;
 }
 
 __attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
@@ -114,11 +113,11 @@ static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real 
     return scan_sse2(soa, stride, dx, dy, dz);
 }
 
-static bool scan_pair(const tc_real* a, int stride_a, const tc_real* b, int stride_b, tc_vec3 d, int* ia, int* ib) {
-    if (stride_a != 16 || stride_b != 16 || !has_avx2()) return false;
-    scan16_pair_avx2(a, b, d, ia, ib);
-    return true;
+static int scan16_pair_sse2(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
+    return scan_sse2(a, 16, dx, dy, dz) | scan_sse2(b, 16, -dx, -dy, -dz) << 16;
 }
+
+tc_soa_pair16_fn tc_soa_pair16(void) { return has_avx2() ? scan16_pair_avx2 : scan16_pair_sse2; }
 
 static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
     if (has_avx2()) place_avx2(soa, stride, r, t, out);
@@ -134,10 +133,11 @@ static void place_scalar(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, t
 
 static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) { return scan_scalar(soa, stride, dx, dy, dz); }
 static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
-static bool scan_pair(const tc_real* a, int stride_a, const tc_real* b, int stride_b, tc_vec3 d, int* ia, int* ib) {
-    (void)a, (void)stride_a, (void)b, (void)stride_b, (void)d, (void)ia, (void)ib;
-    return false;
+static int scan16_pair_scalar(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
+    return scan_scalar(a, 16, dx, dy, dz) | scan_scalar(b, 16, -dx, -dy, -dz) << 16;
 }
+
+tc_soa_pair16_fn tc_soa_pair16(void) { return scan16_pair_scalar; }
 #endif
 
 void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos) {
@@ -148,7 +148,6 @@ void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, t
 int tc_soa_support(const tc_real* soa, int stride, tc_vec3 d) { return scan(soa, stride, d.x, d.y, d.z); }
 
 void tc_soa_support_pair(const tc_real* a, int stride_a, const tc_real* b, int stride_b, tc_vec3 d, int* ia, int* ib) {
-    if (scan_pair(a, stride_a, b, stride_b, d, ia, ib)) return;
     *ia = scan(a, stride_a, d.x, d.y, d.z);
     *ib = scan(b, stride_b, -d.x, -d.y, -d.z);
 }

@@ -25,4 +25,10 @@ int tc_soa_support(const tc_real* soa, int stride, tc_vec3 d);
 
 /// Both supports of one Minkowski-difference step: a's along d into *ia, b's along -d into *ib.
 void tc_soa_support_pair(const tc_real* a, int stride_a, const tc_real* b, int stride_b, tc_vec3 d, int* ia, int* ib);
+
+/// Both supports of one step for two sets packed with stride 16 (hulls of up to 16 vertices):
+/// returns ia | ib << 16 (a's along (dx, dy, dz), b's against it).
+typedef int (*tc_soa_pair16_fn)(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz);
+/// The fastest tc_soa_pair16_fn this machine runs (AVX2 or SSE2 on x86-64; all give the same answers).
+tc_soa_pair16_fn tc_soa_pair16(void);
 #endif

@@ -44,6 +44,11 @@ static void check_sets(int n, bool lattice, int* ties) {
         tc_soa_support_pair(soa, stride, soq, stride, d, &ia, &ib);
         assert_int_equal(ia, want);
         assert_int_equal(ib, first_max(q, n, tc_v3_neg(d)));
+        if (stride == 16) { // the direct pair scan of small hulls
+            int r = tc_soa_pair16()(soa, soq, d.x, d.y, d.z);
+            assert_int_equal(r & 0xFFFF, want);
+            assert_int_equal(r >> 16, ib);
+        }
     }
 }
 
