@@ -221,7 +221,9 @@ static bool is_identity(tc_transform t) {
 
 // Most shapes sit at their body's origin: then the body pose is the shape's, without a product
 // and its renormalisation.
-static tc_transform shape_pose(tc_transform body, const tc_shape* s) { return is_identity(s->local) ? body : tc_transform_mul(body, s->local); }
+static tc_transform shape_pose(tc_transform body, const tc_shape* s) {
+    return s->local_is_identity || is_identity(s->local) ? body : tc_transform_mul(body, s->local);
+}
 
 // `pose` seen from `frame`: frame^-1 * pose with one rotation (the inverse and a product take two).
 static tc_transform relative_pose(tc_transform frame, tc_transform pose) {
