@@ -18,10 +18,14 @@ typedef struct mpr_state {
 
 static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
     mpr_vertex s;
-    if (m->pair16) {
-        int r = m->pair16(m->A->soa, m->B->soa, d.x, d.y, d.z);
-        s.ia = r & 0xFFFF, s.ib = r >> 16;
-    } else if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
+    if (m->pair16) { // both packed with stride 16: the points straight from the packed copies
+        const tc_real *a = m->A->soa, *b = m->B->soa;
+        int r = m->pair16(a, b, d.x, d.y, d.z), i = r & 0xFFFF, j = r >> 16;
+        s.ia = i, s.ib = j;
+        s.v = tc_v3(a[i] - b[j], a[16 + i] - b[16 + j], a[32 + i] - b[32 + j]);
+        return s;
+    }
+    if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
     else s.ia = tc_convex_support_index(m->A, d, m->ha), s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
     s.v = tc_v3_sub(tc_convex_point(m->A, s.ia), tc_convex_point(m->B, s.ib));
     return s;

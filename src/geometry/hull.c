@@ -11,7 +11,12 @@ static void* take(size_t count, size_t size) { return count ? tc_calloc(count, s
 
 void tc_hull_prefetch_topology(const tc_hull* h) {
     const char* p = (const char*)h->face_normals;
-    for (size_t at = 0; at < h->topology_bytes; at += 64) __builtin_prefetch(p + at);
+    for (size_t at = 0; at < h->topology_bytes; at += 256) { // 4 lines a step (past the end is harmless: a hint)
+        __builtin_prefetch(p + at);
+        __builtin_prefetch(p + at + 64);
+        __builtin_prefetch(p + at + 128);
+        __builtin_prefetch(p + at + 192);
+    }
 }
 
 void tc_hull_free(tc_hull* h) {
