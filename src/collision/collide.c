@@ -6,6 +6,7 @@
 
 #include "collision/feature.h"
 #include "collision/gjk.h"
+#include "collision/support.h"
 #include "core/core.h"
 #include "geometry/hull.h"
 #include "geometry/trimesh.h"
@@ -15,6 +16,7 @@
 #define TC_FEATURE_TOLERANCE (3.0 * TC_PI / 180.0) // ALGORITHMS §2.2
 #define TC_TRACKING_BREAK 0.02                     // m, Bullet's default breaking threshold
 #define TC_MAX_HULL_STACK 256
+#define TC_MAX_PACKED 64 // hulls up to this many vertices are packed for the support scans (larger ones climb)
 
 /// A convex shape placed in the query frame (A's shape frame, see collide_convex), ready for GJK.
 typedef struct placed {
@@ -22,6 +24,7 @@ typedef struct placed {
     tc_transform pose;   ///< of the shape in the query frame
     tc_convex convex;
     tc_vec3 local_buf[TC_MAX_HULL_STACK];
+    tc_real soa_buf[3 * TC_MAX_PACKED]; ///< the placed vertices packed (collision/support.h)
     tc_vec3* heap;       ///< placed vertices when the hull has more than the stack buffer holds
     int heap_count;
 } placed;
@@ -34,11 +37,11 @@ static void place_at_origin(placed* p, const tc_shape* s) {
     p->heap_count = 0;
     if (s->type == TC_SHAPE_SPHERE) {
         p->local_buf[0] = tc_v3_zero();
-        p->convex = (tc_convex){p->local_buf, 1, s->radius, tc_v3_zero(), NULL};
+        p->convex = (tc_convex){p->local_buf, 1, s->radius, tc_v3_zero(), NULL, NULL, 0};
         return;
     }
     const tc_hull* h = s->hull;
-    p->convex = (tc_convex){h->vertices, h->vertex_count, 0, h->centroid, h};
+    p->convex = (tc_convex){h->vertices, h->vertex_count, 0, h->centroid, h, h->soa, h->soa_stride};
 }
 
 // The other shape at `pose` in the query frame: its vertices are placed once, by a matrix
@@ -50,7 +53,7 @@ static void place(placed* p, const tc_shape* s, tc_transform pose) {
     p->heap_count = 0;
     if (s->type == TC_SHAPE_SPHERE) {
         p->local_buf[0] = p->pose.p;
-        p->convex = (tc_convex){p->local_buf, 1, s->radius, p->pose.p, NULL};
+        p->convex = (tc_convex){p->local_buf, 1, s->radius, p->pose.p, NULL, NULL, 0};
         return;
     }
     const tc_hull* h = s->hull;
@@ -62,8 +65,12 @@ static void place(placed* p, const tc_shape* s, tc_transform pose) {
     }
     int n = dst ? h->vertex_count : 0;
     tc_mat3 r = tc_quat_to_mat3(pose.q);
-    for (int i = 0; i < n; ++i) dst[i] = tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->vertices[i]));
-    p->convex = (tc_convex){dst, n ? n : 1, 0, tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->centroid)), n ? h : NULL};
+    bool packed = n && h->soa_stride <= TC_MAX_PACKED; // packed copies of large hulls are not kept
+    if (packed) tc_soa_place(h->soa, h->soa_stride, n, r, pose.p, p->soa_buf, NULL); // every reader takes the packed copy
+    else
+        for (int i = 0; i < n; ++i) dst[i] = tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->vertices[i]));
+    p->convex = (tc_convex){packed ? NULL : dst, n ? n : 1, 0, tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->centroid)), n ? h : NULL,
+                            packed ? p->soa_buf : NULL, packed ? h->soa_stride : 0};
     if (!n) p->local_buf[0] = p->convex.center, p->convex.points = p->local_buf; // out of memory: a point
 }
 
@@ -181,8 +188,9 @@ static void shape_feature(const placed* p, tc_vec3 u, int support, tc_feature* f
         return;
     }
     const tc_vec3* world = p->convex.hull ? p->convex.points : NULL; // NULL: placement ran out of memory
+    const tc_real* world_soa = p->convex.hull ? p->convex.soa : NULL;
     if (support >= 0 && support < p->shape->hull->vertex_count)
-        tc_hull_feature_placed(p->shape->hull, p->pose, world, u, support, TC_FEATURE_TOLERANCE, f);
+        tc_hull_feature_placed(p->shape->hull, p->pose, world, world_soa, u, support, TC_FEATURE_TOLERANCE, f);
     else tc_hull_feature(p->shape->hull, p->pose, u, TC_FEATURE_TOLERANCE, f);
 }
 
@@ -197,6 +205,8 @@ static int convex_points(const placed* A, const placed* B, const convex_contact*
         fp[0] = single_point(on_a, c->normal, c->separation, 0x5u);
         return 1;
     }
+    if (A->shape->type == TC_SHAPE_HULL) tc_hull_prefetch_topology(A->shape->hull);
+    if (B->shape->type == TC_SHAPE_HULL) tc_hull_prefetch_topology(B->shape->hull);
     tc_feature fa, fb;
     shape_feature(A, c->normal, c->support_a, &fa);
     shape_feature(B, tc_v3_neg(c->normal), c->support_b, &fb);
@@ -211,7 +221,9 @@ static bool is_identity(tc_transform t) {
 
 // Most shapes sit at their body's origin: then the body pose is the shape's, without a product
 // and its renormalisation.
-static tc_transform shape_pose(tc_transform body, const tc_shape* s) { return is_identity(s->local) ? body : tc_transform_mul(body, s->local); }
+static tc_transform shape_pose(tc_transform body, const tc_shape* s) {
+    return s->local_is_identity || is_identity(s->local) ? body : tc_transform_mul(body, s->local);
+}
 
 // `pose` seen from `frame`: frame^-1 * pose with one rotation (the inverse and a product take two).
 static tc_transform relative_pose(tc_transform frame, tc_transform pose) {

@@ -4,12 +4,26 @@
 
 // ---- feature selection on the Gauss map ---------------------------------------------------------
 
-// `world` (may be NULL) holds the hull's vertices already placed at `pose`: copied, not recomputed.
-static tc_vec3 placed_vertex(const tc_hull* h, tc_transform pose, const tc_vec3* world, int i) {
-    return world ? world[i] : tc_transform_point(pose, h->vertices[i]);
+// The hull's vertices already placed at `pose`, copied rather than recomputed: packed (`soa`,
+// stride h->soa_stride) or as points (`aos`); either may be NULL.
+typedef struct placed_points {
+    const tc_real* soa;
+    const tc_vec3* aos;
+} placed_points;
+
+static tc_vec3 placed_vertex(const tc_hull* h, tc_transform pose, placed_points world, int i) {
+    int s = h->soa_stride;
+    if (world.soa) return tc_v3(world.soa[i], world.soa[s + i], world.soa[2 * s + i]);
+    return world.aos ? world.aos[i] : tc_transform_point(pose, h->vertices[i]);
 }
 
-static void emit_face(const tc_hull* h, tc_transform pose, const tc_vec3* world, int f, tc_feature* out) {
+// Body-space vertex i from the packed copy (the cache lines the support scans already loaded).
+static tc_vec3 body_vertex(const tc_hull* h, int i) {
+    int s = h->soa_stride;
+    return tc_v3(h->soa[i], h->soa[s + i], h->soa[2 * s + i]);
+}
+
+static void emit_face(const tc_hull* h, tc_transform pose, placed_points world, int f, tc_feature* out) {
     int s = h->face_start[f], n = h->face_start[f + 1] - s;
     out->count = n;
     for (int i = 0; i < n; ++i) {
@@ -20,13 +34,16 @@ static void emit_face(const tc_hull* h, tc_transform pose, const tc_vec3* world,
     out->plane_offset = h->face_offsets[f] + tc_v3_dot(out->plane_normal, pose.p);
 }
 
-static void emit_vertices(const tc_hull* h, tc_transform pose, const tc_vec3* world, const int* ids, int n, tc_feature* out) {
+static void emit_vertices(const tc_hull* h, tc_transform pose, placed_points world, const int* ids, int n, tc_feature* out) {
     out->count = n;
     for (int i = 0; i < n; ++i) {
         out->ids[i] = ids[i];
         out->points[i] = placed_vertex(h, pose, world, ids[i]);
     }
 }
+
+// The other end of edge e from vertex v.
+static int edge_end(const tc_hull* h, int e, int v) { return h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e]; }
 
 // The tolerance is nearly always the same: remember its sine and cosine.
 static tc_real cos_of(tc_real a) {
@@ -47,33 +64,35 @@ void tc_hull_feature(const tc_hull* h, tc_transform pose, tc_vec3 u, tc_real tol
 }
 
 void tc_hull_feature_at(const tc_hull* h, tc_transform pose, tc_vec3 u, int v, tc_real tolerance, tc_feature* out) {
-    tc_hull_feature_placed(h, pose, NULL, u, v, tolerance, out);
+    tc_hull_feature_placed(h, pose, NULL, NULL, u, v, tolerance, out);
 }
 
-void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* world, tc_vec3 u, int v, tc_real tolerance,
-                            tc_feature* out) {
+void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* world, const tc_real* world_soa, tc_vec3 u, int v,
+                            tc_real tolerance, tc_feature* out) {
+    placed_points placed = {world_soa, world};
     out->count = 0; // the emitters fill the rest
     out->plane_normal = tc_v3_zero();
     out->plane_offset = 0;
     tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
-    int best_face = -1;
+    const tc_hull_fan* fan = h->fans; // v's faces and edge neighbours in one cache line (NULL: huge hulls)
+    int begin = h->vert_start[v], end = h->vert_start[v + 1], best_face = -1;
     tc_real best_cos = -2;
-    for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
-        int f = h->vert_faces[k];
+    for (int k = begin; k < end; ++k) {
+        int f = fan ? fan[k].face : h->vert_faces[k];
         tc_real c = tc_v3_dot(h->face_normals[f], ul);
         if (c > best_cos) best_cos = c, best_face = f;
     }
-    bool face_fits = h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
+    bool face_fits = best_face >= 0 && h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
     if (best_cos >= cos_of(tolerance) && face_fits) {
-        emit_face(h, pose, world, best_face, out);
+        emit_face(h, pose, placed, best_face, out);
         return;
     }
     int best_edge_end = -1;
     tc_real best_drop = sin_of(tolerance);
-    for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
-        int e = h->vert_edges[k];
-        int w = h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e];
-        tc_vec3 d = tc_v3_sub(h->vertices[v], h->vertices[w]);
+    tc_vec3 pv = body_vertex(h, v);
+    for (int k = begin; k < end; ++k) {
+        int w = fan ? fan[k].neighbor : edge_end(h, h->vert_edges[k], v);
+        tc_vec3 d = tc_v3_sub(pv, body_vertex(h, w));
         tc_real dot = tc_v3_dot(d, ul);
         // most edges fall steeply: rule them out without the root and the division (the margin
         // keeps every edge the exact test below could accept)
@@ -85,7 +104,7 @@ void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* 
     // (both are supports when the edge lies in the contact plane)
     int ids[2] = {v, best_edge_end};
     if (best_edge_end >= 0 && best_edge_end < v) ids[0] = best_edge_end, ids[1] = v;
-    emit_vertices(h, pose, world, ids, best_edge_end >= 0 ? 2 : 1, out);
+    emit_vertices(h, pose, placed, ids, best_edge_end >= 0 ? 2 : 1, out);
 }
 
 // ---- intersection in the contact plane ----------------------------------------------------------

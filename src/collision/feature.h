@@ -24,9 +24,10 @@ typedef struct tc_feature {
 void tc_hull_feature(const tc_hull* hull, tc_transform pose, tc_vec3 u, tc_real tolerance, tc_feature* out);
 /// Same, when the support vertex of the hull along u is already known (`support`, a vertex index).
 void tc_hull_feature_at(const tc_hull* hull, tc_transform pose, tc_vec3 u, int support, tc_real tolerance, tc_feature* out);
-/// Same, with the hull's vertices already placed at `pose` in `world` (vertex_count points, or NULL).
-void tc_hull_feature_placed(const tc_hull* hull, tc_transform pose, const tc_vec3* world, tc_vec3 u, int support, tc_real tolerance,
-                            tc_feature* out);
+/// Same, with the hull's vertices already placed at `pose`: packed in `world_soa` (as hull->soa,
+/// collision/support.h) or else as points in `world` (vertex_count points); both may be NULL.
+void tc_hull_feature_placed(const tc_hull* hull, tc_transform pose, const tc_vec3* world, const tc_real* world_soa, tc_vec3 u, int support,
+                            tc_real tolerance, tc_feature* out);
 
 /// One point of contact between features.
 typedef struct tc_feature_point {

@@ -1,14 +1,14 @@
 #include "collision/gjk.h"
 
 #include "collision/mpr.h"
+#include "collision/support.h"
 #include "geometry/hull.h"
 
 #include <float.h>
 #include <string.h>
 
-#define TC_CLIMB_MIN_POINTS 32 // hulls with more vertices use hill climbing for their supports
-
 static int scan_support(const tc_convex* c, tc_vec3 d) {
+    if (c->soa) return tc_soa_support(c->soa, c->soa_stride, d);
     int best = 0;
     tc_real best_dot = tc_v3_dot(c->points[0], d);
     for (int i = 1; i < c->count; ++i) {
@@ -26,13 +26,13 @@ static int scan_support(const tc_convex* c, tc_vec3 d) {
 // visited twice.
 static int climb_support(const tc_convex* c, tc_vec3 d, int v) {
     const tc_hull* h = c->hull;
-    tc_real best = tc_v3_dot(c->points[v], d);
+    tc_real best = tc_v3_dot(tc_convex_point(c, v), d);
     for (int moves = 0; moves < c->count; ++moves) {
         int next = v;
         for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
             int e = h->vert_edges[k];
             int w = h->edge_verts[2 * e] ^ h->edge_verts[2 * e + 1] ^ v;
-            tc_real x = tc_v3_dot(c->points[w], d);
+            tc_real x = tc_v3_dot(tc_convex_point(c, w), d);
             if (x > best) best = x, next = w;
         }
         if (next == v) break;
@@ -50,7 +50,7 @@ int tc_convex_support_index(const tc_convex* c, tc_vec3 d, int* hint) {
 }
 
 static tc_vec3 support_hinted(const tc_convex* c, tc_vec3 d, bool with_radius, int* hint) {
-    tc_vec3 p = c->points[tc_convex_support_index(c, d, hint)];
+    tc_vec3 p = tc_convex_point(c, tc_convex_support_index(c, d, hint));
     if (with_radius && c->radius > 0) {
         tc_real l = tc_v3_len(d);
         if (l > 0) p = tc_v3_madd(p, c->radius / l, d);
@@ -193,9 +193,9 @@ static bool already_in(const simplex* s, tc_vec3 w, tc_real eps2) {
 tc_gjk_result tc_gjk_distance(const tc_convex* A, const tc_convex* B) {
     tc_gjk_result r = {0};
     simplex s = {0};
-    tc_vec3 v = tc_v3_sub(A->points[0], B->points[0]);
+    tc_vec3 v = tc_v3_sub(tc_convex_point(A, 0), tc_convex_point(B, 0));
     tc_real scale = tc_v3_len2(tc_v3_sub(A->center, B->center)) + 1e-30;
-    for (int i = 0; i < A->count; ++i) scale = fmax(scale, tc_v3_len2(tc_v3_sub(A->points[i], A->center)));
+    for (int i = 0; i < A->count; ++i) scale = fmax(scale, tc_v3_len2(tc_v3_sub(tc_convex_point(A, i), A->center)));
     tc_real prev = DBL_MAX;
     int ha = 0, hb = 0;
     r.status = TC_GJK_NOT_CONVERGED;
@@ -320,7 +320,7 @@ bool tc_gjk_ray_cast(const tc_convex* A, const tc_convex* B, tc_vec3 q, tc_vec3 
 static tc_real extent_of(const tc_convex* c) {
     tc_real l2 = 0;
     for (int i = 0; i < c->count; ++i) {
-        tc_real x = tc_v3_len2(tc_v3_sub(c->points[i], c->center));
+        tc_real x = tc_v3_len2(tc_v3_sub(tc_convex_point(c, i), c->center));
         l2 = x > l2 ? x : l2;
     }
     return sqrt(l2);

@@ -17,7 +17,16 @@ typedef struct tc_convex {
     tc_real radius;
     tc_vec3 center;
     const struct tc_hull* hull;
+    const tc_real* soa;  ///< optional: the points packed (collision/support.h), scanned 4 at a time; `points` may then be NULL
+    int soa_stride;
 } tc_convex;
+
+/// Point i of c (from the packed copy when there is one: the one a query's cache lines hold).
+static inline tc_vec3 tc_convex_point(const tc_convex* c, int i) {
+    return c->soa ? tc_v3(c->soa[i], c->soa[c->soa_stride + i], c->soa[2 * c->soa_stride + i]) : c->points[i];
+}
+
+#define TC_CLIMB_MIN_POINTS 32 ///< hulls with more vertices use hill climbing for their supports
 
 /// Support point in direction d, including the radius when `with_radius`.
 tc_vec3 tc_convex_support(const tc_convex* c, tc_vec3 d, bool with_radius);

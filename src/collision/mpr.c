@@ -1,7 +1,10 @@
 #include "collision/mpr.h"
 
+#include "collision/support.h"
+#include "geometry/hull.h"
+
 typedef struct mpr_vertex {
-    tc_vec3 v, a, b; ///< v = a - b, a support of D
+    tc_vec3 v; ///< a support of D: A's point ia minus B's point ib (the points are fetched again at the end)
     int ia, ib;
 } mpr_vertex;
 
@@ -10,14 +13,22 @@ typedef struct mpr_state {
     int *ha, *hb;
     tc_real max_separation;
     tc_mpr_result* out;
+    bool packed; ///< both sets are packed and small enough to scan: both supports in one call
+    tc_soa_pair16_fn pair16; ///< both packed with stride 16: the direct scan of both
 } mpr_state;
 
 static mpr_vertex support_d(const mpr_state* m, tc_vec3 d) {
     mpr_vertex s;
-    s.ia = tc_convex_support_index(m->A, d, m->ha);
-    s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
-    s.a = m->A->points[s.ia], s.b = m->B->points[s.ib];
-    s.v = tc_v3_sub(s.a, s.b);
+    if (m->pair16) { // both packed with stride 16: the points straight from the packed copies
+        const tc_real *a = m->A->soa, *b = m->B->soa;
+        int r = m->pair16(a, b, d.x, d.y, d.z), i = r & 0xFFFF, j = r >> 16;
+        s.ia = i, s.ib = j;
+        s.v = tc_v3(a[i] - b[j], a[16 + i] - b[16 + j], a[32 + i] - b[32 + j]);
+        return s;
+    }
+    if (m->packed) tc_soa_support_pair(m->A->soa, m->A->soa_stride, m->B->soa, m->B->soa_stride, d, &s.ia, &s.ib);
+    else s.ia = tc_convex_support_index(m->A, d, m->ha), s.ib = tc_convex_support_index(m->B, tc_v3_neg(d), m->hb);
+    s.v = tc_v3_sub(tc_convex_point(m->A, s.ia), tc_convex_point(m->B, s.ib));
     return s;
 }
 
@@ -90,15 +101,28 @@ static void finish(const mpr_state* m, tc_vec3 v0, const mpr_vertex p[3], tc_vec
     o->t_exit = tc_v3_dot(n, p[0].v) / tc_v3_dot(n, v0);
     tc_real w[3];
     barycentric(p[0].v, p[1].v, p[2].v, tc_v3_scale(v0, o->t_exit), w);
-    o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(p[0].a, w[0]), tc_v3_scale(p[1].a, w[1])), tc_v3_scale(p[2].a, w[2]));
+    tc_vec3 a0 = tc_convex_point(m->A, p[0].ia), a1 = tc_convex_point(m->A, p[1].ia), a2 = tc_convex_point(m->A, p[2].ia);
+    o->a_star = tc_v3_add(tc_v3_add(tc_v3_scale(a0, w[0]), tc_v3_scale(a1, w[1])), tc_v3_scale(a2, w[2]));
     o->support_a = s->ia, o->support_b = s->ib;
-    o->point_a = s->a, o->point_b = s->b;
+    o->point_a = tc_convex_point(m->A, s->ia), o->point_b = tc_convex_point(m->B, s->ib);
     for (int k = 0; k < 3; ++k) o->portal[2 * k] = p[k].ia, o->portal[2 * k + 1] = p[k].ib;
 }
 
 // Phase 2: push the portal out to D's boundary. On a polytope it ends on the face the ray leaves
 // through: then the support along the portal normal is no further out than the portal.
+// Most pairs that reach the refinement touch, and their contact features start with the face
+// planes around a support vertex: ask for the planes now (a hint), so they arrive while the
+// refinement runs. Only the planes: prefetching all the topology here measured slower (it holds
+// the fill buffers the refinement's own loads need).
+static void prefetch_planes(const tc_convex* c) {
+    if (!c->hull) return;
+    const char* p = (const char*)c->hull->face_normals;
+    size_t bytes = (size_t)c->hull->face_count * sizeof(tc_vec3);
+    for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
+}
+
 static void refine(const mpr_state* m, tc_vec3 v0, mpr_vertex p[3]) {
+    prefetch_planes(m->A), prefetch_planes(m->B);
     tc_real tol = 1e-10 * (tc_v3_len(v0) + tc_v3_len(tc_v3_sub(p[0].v, v0)));
     for (int it = 0; it < 64; ++it) {
         tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
@@ -128,8 +152,8 @@ static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vert
     for (int k = 0; k < 3; ++k) {
         int ia = ix[2 * k], ib = ix[2 * k + 1];
         if (ia < 0 || ia >= m->A->count || ib < 0 || ib >= m->B->count) return false;
-        p[k].ia = ia, p[k].ib = ib, p[k].a = m->A->points[ia], p[k].b = m->B->points[ib];
-        p[k].v = tc_v3_sub(p[k].a, p[k].b);
+        p[k].ia = ia, p[k].ib = ib;
+        p[k].v = tc_v3_sub(tc_convex_point(m->A, ia), tc_convex_point(m->B, ib));
     }
     tc_vec3 n = tc_v3_cross(tc_v3_sub(p[1].v, p[0].v), tc_v3_sub(p[2].v, p[0].v));
     if (!(tc_v3_len2(n) > 0)) return false;
@@ -138,10 +162,14 @@ static bool reuse_portal(const mpr_state* m, tc_vec3 v0, const int* ix, mpr_vert
            tc_v3_dot(tc_v3_cross(p[1].v, p[0].v), v0) >= 0;
 }
 
+// The scans tc_convex_support_index would do (not the hill climb of large hulls), on packed points.
+static bool packed_scan(const tc_convex* c) { return c->soa && c->count <= TC_CLIMB_MIN_POINTS; }
+
 tc_mpr_result tc_mpr_growth(const tc_convex* A, const tc_convex* B, tc_real max_separation, int* ha, int* hb, const int* warm_portal) {
     tc_mpr_result out;
     out.status = TC_MPR_UNDECIDED;
-    mpr_state m = {A, B, ha, hb, max_separation, &out};
+    bool packed = packed_scan(A) && packed_scan(B);
+    mpr_state m = {A, B, ha, hb, max_separation, &out, packed, packed && A->soa_stride == 16 && B->soa_stride == 16 ? tc_soa_pair16() : NULL};
     tc_vec3 v0 = tc_v3_sub(A->center, B->center);
     if (!(tc_v3_len2(v0) > 0)) return out;
     mpr_vertex p[3];

@@ -1,5 +1,6 @@
 #include "geometry/hull.h"
 
+#include "collision/support.h"
 #include "core/core.h"
 
 #include <libqhull_r/qhull_ra.h>
@@ -7,6 +8,16 @@
 #include <string.h>
 
 static void* take(size_t count, size_t size) { return count ? tc_calloc(count, size) : NULL; }
+
+void tc_hull_prefetch_topology(const tc_hull* h) {
+    const char* p = (const char*)h->face_normals;
+    for (size_t at = 0; at < h->topology_bytes; at += 256) { // 4 lines a step (past the end is harmless: a hint)
+        __builtin_prefetch(p + at);
+        __builtin_prefetch(p + at + 64);
+        __builtin_prefetch(p + at + 128);
+        __builtin_prefetch(p + at + 192);
+    }
+}
 
 void tc_hull_free(tc_hull* h) {
     if (h) tc_free(h, h->bytes);
@@ -16,27 +27,47 @@ void tc_hull_free(tc_hull* h) {
 // instead of ten scattered allocations. A closed polytope's sizes all follow from V, F and the
 // loop length L: E = L/2 edges, and every vertex has as many incident faces as edges.
 static tc_hull* hull_alloc(int V, int F, int L) {
-    size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F;
+    int V4 = tc_soa_stride(V);
+    size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F + 3 * (size_t)V4;
     size_t ints = ((size_t)F + 1) + (size_t)L + 2 * (size_t)L + ((size_t)V + 1) + 2 * (size_t)L;
-    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + ints * sizeof(int);
+    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + (size_t)L * sizeof(tc_hull_fan) + ints * sizeof(int) + 8; // + alignment
     tc_hull* h = tc_calloc(1, bytes);
     if (!h) return NULL;
     h->bytes = bytes;
-    h->vertex_count = V, h->face_count = F, h->loop_length = L, h->edge_count = L / 2;
+    h->vertex_count = V, h->face_count = F, h->loop_length = L, h->edge_count = L / 2, h->soa_stride = V4;
     char* at = (char*)(h + 1);
 #define TC_HULL_TAKE(field, n) (h->field = (void*)at, at += (size_t)(n) * sizeof *h->field)
-    TC_HULL_TAKE(vertices, V);
+    // the query's data first, in the order it reads them; reals before ints keeps them aligned
+    TC_HULL_TAKE(soa, 3 * V4);
     TC_HULL_TAKE(face_normals, F);
     TC_HULL_TAKE(face_offsets, F);
+    TC_HULL_TAKE(vert_start, V + 1);
+    TC_HULL_TAKE(fans, L);
     TC_HULL_TAKE(face_start, F + 1);
     TC_HULL_TAKE(face_verts, L);
+    h->topology_bytes = (size_t)(at - (char*)h->face_normals);
+    at += (size_t)(at - (char*)h) % 8; // the reals below stay 8-byte aligned
+    TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(edge_verts, L);
     TC_HULL_TAKE(edge_faces, L);
-    TC_HULL_TAKE(vert_start, V + 1);
     TC_HULL_TAKE(vert_faces, L);
     TC_HULL_TAKE(vert_edges, L);
 #undef TC_HULL_TAKE
     return h;
+}
+
+// The per-vertex fans (face and edge neighbour, see tc_hull_fan), when the indices fit.
+static void build_fans(tc_hull* h) {
+    if (h->vertex_count > UINT16_MAX || h->face_count > UINT16_MAX) {
+        h->fans = NULL;
+        return;
+    }
+    for (int v = 0; v < h->vertex_count; ++v)
+        for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
+            int e = h->vert_edges[k];
+            h->fans[k].face = (uint16_t)h->vert_faces[k];
+            h->fans[k].neighbor = (uint16_t)(h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e]);
+        }
 }
 
 // Newell's method: robust normal of a (nearly) planar polygon.
@@ -132,12 +163,14 @@ tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int
     tc_hull* h = hull_alloc(vertex_count, face_count, loop_start[face_count]);
     if (!h) return NULL;
     memcpy(h->vertices, vertices, (size_t)vertex_count * sizeof(tc_vec3));
+    tc_soa_pack(h->vertices, vertex_count, h->soa);
     memcpy(h->face_start, loop_start, ((size_t)face_count + 1) * sizeof(int));
     memcpy(h->face_verts, loops, (size_t)h->loop_length * sizeof(int));
     if (!(build_edges(h) && build_vertex_incidence(h) && build_planes_and_centroid(h))) {
         tc_hull_free(h);
         return NULL;
     }
+    build_fans(h);
     return h;
 }
 

@@ -8,21 +8,33 @@
 #include "tactus/types.h"
 #include "geometry/mass.h"
 
+/// One face around a vertex, with the edge at the same place in the vertex's edge list: what the
+/// contact feature selection reads, in 4 bytes (vertex and face indices < 65536, else not built).
+typedef struct tc_hull_fan {
+    uint16_t face;           ///< vert_faces[k]
+    uint16_t neighbor;       ///< the other end of edge vert_edges[k]
+} tc_hull_fan;
+
 typedef struct tc_hull {
-    int vertex_count, face_count, edge_count, loop_length;
-    tc_vec3* vertices;       ///< m, shape frame
-    tc_vec3* face_normals;   ///< unit, outward
-    tc_real* face_offsets;   ///< n_f . x = offset on face f
+    // what every contact query reads first (the header's first cache lines, then the block's start)
+    int vertex_count, soa_stride;
+    tc_real* soa;            ///< the vertices packed for support scans: x[], y[], z[] of soa_stride each (collision/support.h)
+    int* vert_start;         ///< vertex v's faces/edges: vert_faces/vert_edges/fans[vert_start[v]..[v+1])
+    tc_hull_fan* fans;       ///< per vertex (vert_start), in vert_faces order; NULL for more than 65535 vertices or faces
     int* face_start;         ///< face f's loop is face_verts[face_start[f] .. face_start[f+1])
     int* face_verts;         ///< counter-clockwise seen from outside
-    int* edge_verts;         ///< 2 per edge
-    int* edge_faces;         ///< 2 per edge: the face where v0->v1 runs CCW, then the other
-    int* vert_start;         ///< vertex v's faces/edges: vert_faces/vert_edges[vert_start[v]..[v+1])
-    int* vert_faces;
-    int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
+    tc_real* face_offsets;   ///< n_f . x = offset on face f
+    tc_vec3* face_normals;   ///< unit, outward
     tc_vec3 centroid;        ///< volume centroid (strictly interior), the GJK-GD contraction point
     tc_real extent;          ///< m, max distance of a vertex from the centroid
+    int face_count, edge_count, loop_length;
+    tc_vec3* vertices;       ///< m, shape frame
+    int* edge_verts;         ///< 2 per edge
+    int* edge_faces;         ///< 2 per edge: the face where v0->v1 runs CCW, then the other
+    int* vert_faces;
+    int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
     size_t bytes;            ///< the hull and its arrays are one block of this size (tc_hull_free)
+    size_t topology_bytes;   ///< face planes, vertex fans and face loops: this many bytes from face_normals on
 } tc_hull;
 
 /// Convex hull of `count` points (qhull). TC_RESULT_DEGENERATE for fewer than 4 distinct points,
@@ -34,6 +46,9 @@ tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int
 /// An axis-aligned box of half extents h centred at the origin.
 tc_hull* tc_hull_box(tc_vec3 h);
 void tc_hull_free(tc_hull* hull);
+/// Asks the cache for what the contact feature selection reads (face planes, fans, loops): one
+/// burst of parallel loads instead of a chain of dependent misses. A hint: no effect on results.
+void tc_hull_prefetch_topology(const tc_hull* hull);
 /// Exact mass properties of the solid hull at `density` (shape frame).
 tc_mass_props tc_hull_mass(const tc_hull* hull, tc_real density);
 /// Index of the vertex furthest along d (shape frame).

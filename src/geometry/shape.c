@@ -53,6 +53,8 @@ tc_result tc_shape_init(tc_shape* s, const tc_shape_def* def, bool is_static, co
     s->type = def->type;
     s->local = def->local;
     s->local.q = tc_quat_normalize(def->local.q);
+    s->local_is_identity = s->local.p.x == 0 && s->local.p.y == 0 && s->local.p.z == 0 && s->local.q.x == 0 && s->local.q.y == 0 &&
+                           s->local.q.z == 0 && s->local.q.w == 1;
     s->density = def->density;
     return init_primitive(s, def, path, error);
 }

@@ -17,6 +17,7 @@ typedef struct tc_shape {
     tc_real density;
     struct tc_hull* hull;    ///< owned, TC_SHAPE_HULL
     struct tc_trimesh* mesh; ///< owned, TC_SHAPE_TRIMESH
+    bool local_is_identity;  ///< set by tc_shape_init when `local` is exactly the identity (false: test it)
 } tc_shape;
 
 /// Validates def and builds the shape. path names the def for messages, e.g. "shapes[1]".

@@ -157,10 +157,10 @@ static void test_random_overlaps_property(void** state) {
         d.points = pb;
         assert_int_equal(tc_shape_init(&B, &d, false, "b", NULL), TC_RESULT_OK);
         tc_transform tb = at(tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5), tc_quat_identity());
-        tc_convex ca = {A.hull->vertices, A.hull->vertex_count, 0, A.hull->centroid, NULL};
+        tc_convex ca = {A.hull->vertices, A.hull->vertex_count, 0, A.hull->centroid, NULL, NULL, 0};
         tc_vec3 wb[64];
         for (int k = 0; k < B.hull->vertex_count; ++k) wb[k] = tc_transform_point(tb, B.hull->vertices[k]);
-        tc_convex cb = {wb, B.hull->vertex_count, 0, tc_transform_point(tb, B.hull->centroid), NULL};
+        tc_convex cb = {wb, B.hull->vertex_count, 0, tc_transform_point(tb, B.hull->centroid), NULL, NULL, 0};
         if (tc_gjk_distance(&ca, &cb).status == TC_GJK_OVERLAP) {
             tc_growth_result g = tc_growth_distance(&ca, &cb, tc_v3(0, 0, 1));
             tc_manifold m;

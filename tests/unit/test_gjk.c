@@ -13,7 +13,7 @@ static void box_points(tc_vec3 h, tc_transform t, tc_vec3 out[8]) {
 }
 
 static tc_convex convex_of(const tc_vec3* p, int n, tc_vec3 center, tc_real radius) {
-    tc_convex c = {p, n, radius, center, NULL};
+    tc_convex c = {p, n, radius, center, NULL, NULL, 0};
     return c;
 }
 
@@ -210,7 +210,7 @@ static void test_support_climbing_matches_scan(void** state) {
     tc_hull* h = tc_hull_from_points(p, 400, "sphere", NULL);
     assert_non_null(h);
     assert_true(h->vertex_count > 64); // large enough to climb
-    tc_convex with = {h->vertices, h->vertex_count, 0, h->centroid, h}, without = {h->vertices, h->vertex_count, 0, h->centroid, NULL};
+    tc_convex with = {h->vertices, h->vertex_count, 0, h->centroid, h, NULL, 0}, without = {h->vertices, h->vertex_count, 0, h->centroid, NULL, NULL, 0};
     int hint = 0;
     for (int k = 0; k < 5000; ++k) {
         tc_vec3 d = tc_v3(urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5);

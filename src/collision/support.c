@@ -1,0 +1,130 @@
+#include "collision/support.h"
+
+
+void tc_soa_pack(const tc_vec3* p, int n, tc_real* soa) {
+    int s = tc_soa_stride(n);
+    for (int i = 0; i < s; ++i) {
+        tc_vec3 v = p[i < n ? i : 0];
+        soa[i] = v.x, soa[s + i] = v.y, soa[2 * s + i] = v.z;
+    }
+}
+
+// The portable scan and placement: point by point, in the scalar code's operation order.
+static int scan_scalar(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) {
+    const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
+    int best = 0;
+    tc_real best_h = x[0] * dx + y[0] * dy + z[0] * dz;
+    for (int i = 1; i < stride; ++i) {
+        tc_real h = x[i] * dx + y[i] * dy + z[i] * dz;
+        if (h > best_h) best_h = h, best = i;
+    }
+    return best;
+}
+
+static int scan16_pair_scalar(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
+    return scan_scalar(a, 16, dx, dy, dz) | scan_scalar(b, 16, -dx, -dy, -dz) << 16;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TC_SUPPORT_PORTABLE) // TC_SUPPORT_PORTABLE: the portable code on x86 too (for testing it)
+#include <immintrin.h>
+
+// x86-64 with AVX2: the heights of all points first (4 per instruction, each x*dx + y*dy + z*dz in
+// the scalar order, no FMA), their maximum, then the first point whose height equals it: the scalar
+// scan's answer (every +-0 tie and every value compare the same way under == as under the scalar's
+// strict >). Without AVX2 the scalar scan is used: measured faster here than the same idea in SSE2
+// (0.73 vs 0.99 us per narrowphase query), its branches being well predicted.
+// The common case, 16 packed points (hulls of up to 16 vertices), unrolled: no loop, no branch.
+__attribute__((target("avx2"), always_inline)) static inline int scan16_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz) {
+    const tc_real *x = soa, *y = soa + 16, *z = soa + 32;
+    __m256d vx = _mm256_set1_pd(dx), vy = _mm256_set1_pd(dy), vz = _mm256_set1_pd(dz);
+#define TC_HEIGHT4(i) \
+    _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(x + i), vx), _mm256_mul_pd(_mm256_loadu_pd(y + i), vy)), \
+                  _mm256_mul_pd(_mm256_loadu_pd(z + i), vz))
+    __m256d h0 = TC_HEIGHT4(0), h1 = TC_HEIGHT4(4), h2 = TC_HEIGHT4(8), h3 = TC_HEIGHT4(12);
+#undef TC_HEIGHT4
+    __m256d m = _mm256_max_pd(_mm256_max_pd(h0, h1), _mm256_max_pd(h2, h3));
+    m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
+    m = _mm256_max_pd(m, _mm256_permute_pd(m, 5));
+    unsigned hits = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h0, m, _CMP_EQ_OQ)) |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h1, m, _CMP_EQ_OQ)) << 4 |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h2, m, _CMP_EQ_OQ)) << 8 |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h3, m, _CMP_EQ_OQ)) << 12;
+    return hits ? __builtin_ctz(hits) : 0; // 0: NaN heights (non-finite input)
+}
+
+__attribute__((target("avx2"))) static int scan16_one_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz) {
+    return scan16_avx2(soa, dx, dy, dz);
+}
+
+// Both scans of a Minkowski-difference support in one call: independent, so they overlap.
+__attribute__((target("avx2"))) static int scan16_pair_avx2(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
+    return scan16_avx2(a, dx, dy, dz) | scan16_avx2(b, -dx, -dy, -dz) << 16;
+}
+
+__attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+    const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
+    const tc_real* tt = &t.x;
+    for (int i = 0; i < stride; i += 4) {
+        __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i), pz = _mm256_loadu_pd(z + i);
+        for (int row = 0; row < 3; ++row) {
+            __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r.m[row][0]), px), _mm256_mul_pd(_mm256_set1_pd(r.m[row][1]), py));
+            a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_set1_pd(r.m[row][2]), pz));
+            _mm256_storeu_pd(out + row * stride + i, _mm256_add_pd(_mm256_set1_pd(tt[row]), a));
+        }
+    }
+}
+
+static void place_sse2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+    const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
+    const tc_real* tt = &t.x;
+    for (int i = 0; i < stride; i += 2) {
+        __m128d px = _mm_loadu_pd(x + i), py = _mm_loadu_pd(y + i), pz = _mm_loadu_pd(z + i);
+        for (int row = 0; row < 3; ++row) {
+            __m128d a = _mm_add_pd(_mm_mul_pd(_mm_set1_pd(r.m[row][0]), px), _mm_mul_pd(_mm_set1_pd(r.m[row][1]), py));
+            a = _mm_add_pd(a, _mm_mul_pd(_mm_set1_pd(r.m[row][2]), pz));
+            _mm_storeu_pd(out + row * stride + i, _mm_add_pd(_mm_set1_pd(tt[row]), a));
+        }
+    }
+}
+
+#ifdef TC_SUPPORT_NO_AVX2 // the code of machines without AVX2, on an AVX2 machine (for testing it)
+static bool has_avx2(void) { return false; }
+#else
+static bool has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#endif
+
+static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) {
+    if (stride == 16 && has_avx2()) return scan16_one_avx2(soa, dx, dy, dz);
+    return scan_scalar(soa, stride, dx, dy, dz);
+}
+
+tc_soa_pair16_fn tc_soa_pair16(void) { return has_avx2() ? scan16_pair_avx2 : scan16_pair_scalar; }
+
+static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+    if (has_avx2()) place_avx2(soa, stride, r, t, out);
+    else place_sse2(soa, stride, r, t, out);
+}
+#else
+static void place_scalar(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+    for (int i = 0; i < stride; ++i) {
+        tc_vec3 p = tc_v3_add(t, tc_mat3_mul_v3(r, tc_v3(soa[i], soa[stride + i], soa[2 * stride + i])));
+        out[i] = p.x, out[stride + i] = p.y, out[2 * stride + i] = p.z;
+    }
+}
+
+static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) { return scan_scalar(soa, stride, dx, dy, dz); }
+static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
+tc_soa_pair16_fn tc_soa_pair16(void) { return scan16_pair_scalar; }
+#endif
+
+void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos) {
+    place4(soa, stride, r, t, out);
+    for (int i = 0; aos && i < n; ++i) aos[i] = tc_v3(out[i], out[stride + i], out[2 * stride + i]);
+}
+
+int tc_soa_support(const tc_real* soa, int stride, tc_vec3 d) { return scan(soa, stride, d.x, d.y, d.z); }
+
+void tc_soa_support_pair(const tc_real* a, int stride_a, const tc_real* b, int stride_b, tc_vec3 d, int* ia, int* ib) {
+    *ia = scan(a, stride_a, d.x, d.y, d.z);
+    *ib = scan(b, stride_b, -d.x, -d.y, -d.z);
+}
