@@ -6,7 +6,7 @@
 // bench/CMakeLists.txt), so the library is measured unchanged. Contact quality is measured the
 // same way for both engines from the vertex positions: the deepest vertex inside the other box
 // (distance to its boundary), inverted tets, and whether the boxes come apart.
-// usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced] [--out prefix]]
+// usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--out prefix]]
 //   n: boxes of (n+1) x n x n cubes; --sweep: every engine at several settings (Tactus 1-4
 //   sub-steps, Bullet sub-steps x iterations x volume conservation), written to
 //   <prefix>_<tets>.csv, and per Tactus row the cheapest Bullet row of equal or better quality
@@ -544,15 +544,37 @@ static void print_matches(const char* path, int tets, const sweep_row* rows, int
     if (f) fclose(f);
 }
 
-// Bullet's settings. The full grid: sub-steps 1-16 x position iterations 1-8, volume conservation
-// kVC at 4 position iterations, and one row with 8 velocity and drift iterations (the check that
-// they do nothing with Bullet's default Positions solver preset, whose sequences for them are empty).
-static const double k_sweep_kvc[] = {1e2, 1e3, 1e4};
+// Bullet's settings. The full grid: sub-steps 1-16 x position iterations 1-8 (and a few rows in
+// between near the cheapest rows without inverted tets), volume conservation
+// kVC at 4 position iterations (measured at 9,720 tets, 4 sub-steps: 1e2-1e4 change little, 1e5-1e6
+// take the inverted tets from 663 to 387-224, 1e7 blows up), and one row with 8 velocity and drift
+// iterations (Bullet's default Positions preset has empty sequences for both, so the velocity pass
+// solves nothing and only re-integrates x = q + v h before the position iterations).
+static const double k_sweep_kvc[] = {1e4, 1e5, 1e6};
 
-static int bullet_grid(bullet_setting* out, bool reduced) {
+enum { MAX_SWEEP_ROWS = 64 };
+
+// --bullet "sub:piter:viter:kvc,...": the Bullet rows given on the command line instead.
+static int parse_bullet_rows(const char* text, bullet_setting* out) {
     int count = 0;
-    if (reduced) { // 100,800 tets: the rows that decided the 9,720-tet matches, and the cheap end
-        static const bullet_setting rows[] = {{1, 4, 0, 0}, {4, 4, 0, 0}, {8, 4, 0, 0}, {8, 8, 0, 0}, {16, 4, 0, 0}, {16, 8, 0, 0}};
+    for (const char* c = text; c && *c && count < MAX_SWEEP_ROWS - 4;) {
+        bullet_setting b = {0};
+        if (sscanf(c, "%d:%d:%d:%lf", &b.sub_steps, &b.piterations, &b.viterations, &b.kvc) != 4 || b.sub_steps < 1 || b.piterations < 0 ||
+            b.viterations < 0 || b.kvc < 0)
+            return -1;
+        out[count++] = b;
+        c = strchr(c, ',');
+        if (c) c++;
+    }
+    return count;
+}
+
+static int bullet_grid(bullet_setting* out, bool reduced, const char* rows_text) {
+    int count = 0;
+    if (rows_text) return parse_bullet_rows(rows_text, out);
+    if (reduced) { // 100,800 tets: around the rows that decided the 9,720-tet matches (no inverted tet)
+        static const bullet_setting rows[] = {{4, 4, 0, 0},  {4, 8, 0, 0},  {8, 2, 0, 0},  {8, 4, 0, 0},  {8, 8, 0, 0},  {12, 4, 0, 0},
+                                              {16, 2, 0, 0}, {16, 3, 0, 0}, {16, 4, 0, 0}, {16, 8, 0, 0}, {24, 2, 0, 0}, {32, 2, 0, 0}};
         for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) out[count++] = rows[k];
         return count;
     }
@@ -562,12 +584,14 @@ static int bullet_grid(bullet_setting* out, bool reduced) {
     for (int a = 0; a < 5; ++a)
         for (size_t c = 0; c < sizeof k_sweep_kvc / sizeof k_sweep_kvc[0]; ++c) out[count++] = (bullet_setting){subs[a], 4, 0, k_sweep_kvc[c]};
     out[count++] = (bullet_setting){4, 4, 8, 0};
+    static const bullet_setting between[] = {{6, 2, 0, 0}, {6, 4, 0, 0}, {12, 2, 0, 0}}; // near the cheapest clean rows
+    for (size_t k = 0; k < sizeof between / sizeof between[0]; ++k) out[count++] = between[k];
     return count;
 }
 
-enum { MAX_SWEEP_ROWS = 64 };
+static int s_tactus_only = 0; ///< --tactus k: the sweep's Tactus rows at k sub-steps only (profiling)
 
-static void sweep_size(int n, int steps, bool reduced, const char* prefix) {
+static void sweep_size(int n, int steps, bool reduced, const char* rows_text, const char* prefix) {
     scene s;
     if (!make_scene(&s, n, steps)) {
         fprintf(stderr, "tet_peers_bench: could not build the %d-cube box\n", n);
@@ -576,11 +600,17 @@ static void sweep_size(int n, int steps, bool reduced, const char* prefix) {
     int tets = 2 * s.mesh.tet_count, count = 0;
     sweep_row rows[MAX_SWEEP_ROWS];
     bullet_setting grid[MAX_SWEEP_ROWS];
-    int grid_count = bullet_grid(grid, reduced);
+    int grid_count = bullet_grid(grid, reduced, rows_text);
+    if (grid_count < 0) {
+        fprintf(stderr, "tet_peers_bench: --bullet wants sub:piter:viter:kvc[,...]\n");
+        free_mesh(&s.mesh);
+        return;
+    }
     printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "ms/step", "ms/step",
            "max pen", "inside", "invert", "apart");
     printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %9s %7s %7s %5s\n", "", "", "", "", "", "", "contact", "all", "mm", "max", "max", "");
     for (int sub = 1; sub <= 4; ++sub) {
+        if (s_tactus_only > 0 && sub != s_tactus_only) continue;
         rows[count] = (sweep_row){true, {sub, 0, 0, 0}, run_tactus(&s, sub)};
         print_sweep_row(tets, &rows[count++]);
     }
@@ -599,27 +629,30 @@ static void sweep_size(int n, int steps, bool reduced, const char* prefix) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced] [--out prefix]]\n");
+    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--out prefix]]\n");
 }
 
 int main(int argc, char** argv) {
     bool quick = false, sweep = false, reduced = false;
     int cubes = 0; // 0: both sizes
     const char* prefix = "tet_sweep";
+    const char* rows_text = NULL;
     for (int k = 1; k < argc; ++k) {
         if (strcmp(argv[k], "--quick") == 0) quick = true;
         else if (strcmp(argv[k], "--sweep") == 0) sweep = true;
         else if (strcmp(argv[k], "--reduced") == 0) reduced = true;
         else if (strcmp(argv[k], "--cubes") == 0 && k + 1 < argc) cubes = atoi(argv[++k]);
         else if (strcmp(argv[k], "--out") == 0 && k + 1 < argc) prefix = argv[++k];
+        else if (strcmp(argv[k], "--bullet") == 0 && k + 1 < argc) rows_text = argv[++k];
+        else if (strcmp(argv[k], "--tactus") == 0 && k + 1 < argc) s_tactus_only = atoi(argv[++k]);
         else return usage(), 2;
     }
     if (cubes < 0 || cubes > 40) return usage(), 2;
     printf("Tactus tet contact benchmark: two boxes head-on at 2 m/s each, 1/60 s steps, no gravity, E = 200 kPa\n");
     if (sweep) { // 9,720 tets with the full Bullet grid, 100,800 with the reduced one
-        if (cubes > 0) sweep_size(cubes, 40, reduced, prefix);
-        else if (quick) sweep_size(4, 20, reduced, prefix);
-        else sweep_size(9, 40, false, prefix), sweep_size(20, 40, true, prefix);
+        if (cubes > 0) sweep_size(cubes, 40, reduced, rows_text, prefix);
+        else if (quick) sweep_size(4, 20, reduced, rows_text, prefix);
+        else sweep_size(9, 40, false, NULL, prefix), sweep_size(20, 40, true, NULL, prefix);
         printf("times are thread CPU time; quality maxima over the run; apart: no vertex inside at the end and the boxes separating\n");
         return 0;
     }

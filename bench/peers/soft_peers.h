@@ -25,8 +25,8 @@ typedef struct soft_peer_scene {
     double time_step;  ///< s per soft_peer_step call
     int sub_steps;     ///< Bullet internal steps per call (fixed step time_step / sub_steps)
     int piterations;   ///< position solver iterations (links and soft-soft contacts)
-    int viterations;   ///< velocity solver iterations (Bullet's default Positions preset has no
-                       ///< velocity or drift solver in its sequences: 0 and 8 give the same run)
+    int viterations;   ///< velocity and drift solver iterations (Bullet's default Positions preset
+                       ///< has empty sequences for both: > 0 only re-integrates x = q + v h)
     double kvc;        ///< volume conservation kVC (Pa per m^3 of lost body volume); > 0 also
                        ///< records the rest volume (setPose(true, false)); 0: off, Bullet's default
     double margin;     ///< m, collision margin of each body (vertex-face contacts within 2x)
