@@ -15,7 +15,6 @@ typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
     tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
-    tc_mat3* rotations;  ///< per tet: the rotation of the last assembly
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
     tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
     int* row_col;        ///< adj_start[n]: column of each entry of rows
@@ -66,9 +65,13 @@ static inline tc_tet_body* tc_tet_body_at(const tc_world* w, int i) { return &tc
 
 /// Elastic forces (corotational linear, QR rotations) added to b->f.
 void tc_tet_elastic_forces(tc_tet_body* b);
+/// The rotation of the Gram-Schmidt QR of deformation gradient F (identity when its first column
+/// vanishes, any perpendicular second column when the first two are parallel).
+tc_mat3 tc_tet_qr_rotation(tc_mat3 F);
 /// Elastic forces added to b->f and the warped stiffness K (the force's negative Jacobian with
 /// the rotations held) assembled into b->solver.diag / off, replacing what they held (valid
-/// until the step's solve, which reuses both).
+/// until the step's solve, which reuses both). The forces equal tc_tet_elastic_forces' bit for
+/// bit (tet_assemble.c).
 void tc_tet_assemble(tc_tet_body* b);
 /// y = K d for the assembled blocks (rows of fixed vertices give 0).
 void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y);
