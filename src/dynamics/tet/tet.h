@@ -53,7 +53,7 @@ typedef struct tc_tet_body {
     bool self_collision;
     tc_vec3 user_force;
     tc_material material;
-    tc_aabb aabb;
+    tc_aabb aabb;               ///< exact box of x: tc_tet_update_surface after every change of x (the contact culling relies on it)
 } tc_tet_body;
 
 typedef struct tc_tet_store {
