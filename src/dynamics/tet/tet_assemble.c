@@ -79,7 +79,7 @@ TC_VECTOR_CLONES static void lane_rotations(tet_lanes* restrict L) {
         L->R[0][l] = r0x, L->R[1][l] = r1x, L->R[2][l] = r0y * r1z - r0z * r1y;
         L->R[3][l] = r0y, L->R[4][l] = r1y, L->R[5][l] = r0z * r1x - r0x * r1z;
         L->R[6][l] = r0z, L->R[7][l] = r1z, L->R[8][l] = r0x * r1y - r0y * r1x;
-        L->degenerate[l] = l0 > 1e-12 && l1 > 1e-12 ? 0 : 1;
+        L->degenerate[l] = !((l0 > 1e-12) & (l1 > 1e-12)); // & not &&: no branch in the lane loop
     }
 }
 
@@ -91,9 +91,14 @@ TC_VECTOR_CLONES static void lane_forces(tet_lanes* restrict L, tc_real mu, tc_r
         for (int c = 0; c < 3; ++c)
             for (int l = 0; l < LANES; ++l) H[3 * a + c][l] = L->R[a][l] * L->F[c][l] + L->R[3 + a][l] * L->F[3 + c][l] + L->R[6 + a][l] * L->F[6 + c][l];
     for (int l = 0; l < LANES; ++l) tr[l] = H[0][l] + H[4][l] + H[8][l] - 3;
+    // S = mu (H + H^T - 2 I) + lambda tr I, spelt as the scalar formula's mu (H_ac + H_ca - 2 (a == c))
+    // + (a == c ? lambda tr : 0) with the cases apart (+ 0.0 kept: it turns -0 into +0 there too)
     for (int a = 0; a < 3; ++a)
         for (int c = 0; c < 3; ++c)
-            for (int l = 0; l < LANES; ++l) S[3 * a + c][l] = mu * (H[3 * a + c][l] + H[3 * c + a][l] - 2 * (a == c)) + (a == c ? lambda * tr[l] : 0);
+            if (a == c)
+                for (int l = 0; l < LANES; ++l) S[4 * a][l] = mu * (H[4 * a][l] + H[4 * a][l] - 2.0) + lambda * tr[l];
+            else
+                for (int l = 0; l < LANES; ++l) S[3 * a + c][l] = mu * (H[3 * a + c][l] + H[3 * c + a][l] - 0.0) + 0.0;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             for (int l = 0; l < LANES; ++l)
@@ -111,29 +116,26 @@ TC_VECTOR_CLONES static void lane_forces(tet_lanes* restrict L, tc_real mu, tc_r
 // their diagonal shift mu V g_a . g_c kept apart (added after the block, as the scalar assembly
 // did). Edge blocks are stored as (lower vertex index, higher): a swapped pair trades a and c.
 TC_VECTOR_CLONES static void lane_blocks(tet_lanes* restrict L, tc_real mu, tc_real lambda, const tc_real (*restrict r)[LANES]) {
-    tc_real mr[12][LANES], lr[12][LANES], mu_v[LANES];
-    for (int l = 0; l < LANES; ++l) mu_v[l] = mu * L->volume[l];
-    for (int k = 0; k < 12; ++k)
-        for (int l = 0; l < LANES; ++l) mr[k][l] = r[k][l] * mu_v[l], lr[k][l] = r[k][l] * (lambda * L->volume[l]);
-    for (int v = 0; v < 4; ++v) {
-        for (int l = 0; l < LANES; ++l)
-            L->shift[v][l] = mu_v[l] * (L->g[3 * v][l] * L->g[3 * v][l] + L->g[3 * v + 1][l] * L->g[3 * v + 1][l] + L->g[3 * v + 2][l] * L->g[3 * v + 2][l]);
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                for (int l = 0; l < LANES; ++l) L->block[v][3 * i + j][l] = mr[3 * v + i][l] * r[3 * v + j][l] + lr[3 * v + i][l] * r[3 * v + j][l];
-    }
+    for (int v = 0; v < 4; ++v)
+        for (int l = 0; l < LANES; ++l) { // one lane's whole block at once: its 9 inputs stay in registers
+            tc_real mu_v = mu * L->volume[l], lambda_v = lambda * L->volume[l], rv[3], mr[3], lr[3];
+            for (int i = 0; i < 3; ++i) rv[i] = r[3 * v + i][l], mr[i] = rv[i] * mu_v, lr[i] = rv[i] * lambda_v;
+            L->shift[v][l] = mu_v * (L->g[3 * v][l] * L->g[3 * v][l] + L->g[3 * v + 1][l] * L->g[3 * v + 1][l] + L->g[3 * v + 2][l] * L->g[3 * v + 2][l]);
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) L->block[v][3 * i + j][l] = mr[i] * rv[j] + lr[i] * rv[j];
+        }
     for (int k = 0; k < 6; ++k) {
         int a = k_pairs[k][0], c = k_pairs[k][1];
-        for (int l = 0; l < LANES; ++l)
-            L->shift[4 + k][l] = mu_v[l] * (L->g[3 * a][l] * L->g[3 * c][l] + L->g[3 * a + 1][l] * L->g[3 * c + 1][l] + L->g[3 * a + 2][l] * L->g[3 * c + 2][l]);
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                for (int l = 0; l < LANES; ++l) {
-                    bool swap = L->swap[k][l] != 0;
-                    tc_real mc_i = swap ? mr[3 * a + i][l] : mr[3 * c + i][l], ra_j = swap ? r[3 * c + j][l] : r[3 * a + j][l];
-                    tc_real la_i = swap ? lr[3 * c + i][l] : lr[3 * a + i][l], rc_j = swap ? r[3 * a + j][l] : r[3 * c + j][l];
-                    L->block[4 + k][3 * i + j][l] = mc_i * ra_j + la_i * rc_j;
-                }
+        for (int l = 0; l < LANES; ++l) {
+            tc_real mu_v = mu * L->volume[l], lambda_v = lambda * L->volume[l], mrc[3], lra[3];
+            bool swap = L->swap[k][l] != 0; // written out: selects inside a loop stop the vectoriser
+            tc_real ax = r[3 * a][l], ay = r[3 * a + 1][l], az = r[3 * a + 2][l], cx = r[3 * c][l], cy = r[3 * c + 1][l], cz = r[3 * c + 2][l];
+            const tc_real ra[3] = {swap ? cx : ax, swap ? cy : ay, swap ? cz : az}, rc[3] = {swap ? ax : cx, swap ? ay : cy, swap ? az : cz};
+            for (int i = 0; i < 3; ++i) mrc[i] = rc[i] * mu_v, lra[i] = ra[i] * lambda_v;
+            L->shift[4 + k][l] = mu_v * (L->g[3 * a][l] * L->g[3 * c][l] + L->g[3 * a + 1][l] * L->g[3 * c + 1][l] + L->g[3 * a + 2][l] * L->g[3 * c + 2][l]);
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j) L->block[4 + k][3 * i + j][l] = mrc[i] * ra[j] + lra[i] * rc[j];
+        }
     }
 }
 
