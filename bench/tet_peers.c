@@ -275,6 +275,7 @@ typedef struct run_result {
     double max_depth;                  ///< m
     int max_inside, max_inverted, final_inside;
     double final_closing_speed;        ///< m/s, > 0: the boxes still approach
+    uint64_t state_hash;               ///< Tactus: tc_world_hash at the end (bit-identity checks across builds)
 } run_result;
 
 typedef struct positions {
@@ -339,6 +340,7 @@ static run_result run_tactus(const scene* s, int sub_steps) {
         }
         record(&r, s, &p, dt, s_touched || points > 0, points, s_collide_seconds);
     }
+    r.state_hash = tc_world_hash(w);
     free(x), free(p.a), free(p.b);
     tc_world_destroy(w);
     return r;
@@ -618,6 +620,8 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
         rows[count] = (sweep_row){false, grid[k], run_bullet(&s, grid[k])};
         print_sweep_row(tets, &rows[count++]);
     }
+    for (int k = 0; k < count; ++k)
+        if (rows[k].tactus) printf("(tactus at %d sub-steps: state hash %016llx after the run)\n", rows[k].set.sub_steps, (unsigned long long)rows[k].r.state_hash);
     char path[512];
     snprintf(path, sizeof path, "%s_%d.csv", prefix, tets);
     write_sweep_csv(path, tets, rows, count);
