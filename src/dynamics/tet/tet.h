@@ -8,17 +8,16 @@
 /// The implicit step's linear system, a symmetric block sparse matrix with one 3x3 block per
 /// vertex pair sharing an edge: rows are vertices, the blocks of row i are those of the edge
 /// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns). Assembly adds into one block
-/// per edge (u, v), u < v; the CG solve then copies the system's blocks into full rows (lower
-/// columns first), so its product and its symmetric Gauss-Seidel preconditioner stream through
-/// memory without transposes. Everything is allocated at creation: a step allocates nothing.
+/// per edge (u, v), u < v; the CG solve scales them in place and walks the rows through
+/// row_col / row_edge (lower columns first), reading a lower entry's block transposed: one copy of
+/// the matrix. Everything is allocated at creation: a step allocates nothing.
 typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
-    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system during CG)
+    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system G_u A_uv G_v^T during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
-    int* row_col;        ///< adj_start[n]: column of each entry of rows
-    int* row_edge;       ///< adj_start[n]: edge of each entry of rows
+    int* row_col;        ///< adj_start[n]: column of each entry of the rows (lower columns first, then upper, each ascending)
+    int* row_edge;       ///< adj_start[n]: the edge (block in off) of each entry
     int* row_split;      ///< n: first entry of each row whose column is above the row
     tc_mat3* inv_diag;   ///< n: inverse Cholesky factors G = L^-1 of the system's diagonal blocks (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch

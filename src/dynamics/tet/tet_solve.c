@@ -13,7 +13,7 @@
 // Turns the assembled diagonal blocks into the system's, m I + stiff K_ii + C_i (stiff = h beta +
 // h^2), zero for fixed vertices (their dv stays 0), after setting kv = K_ii v0 (the diagonal part
 // of K v0; system_products adds the rest). The off-diagonal blocks, stiff K_ij, are read from the
-// edge blocks until scale_system writes the scaled rows.
+// edge blocks until scale_system scales them in place.
 static void form_system(tc_tet_body* b, tc_real stiff, const tc_vec3* v0, tc_vec3* kv) {
     tc_tet_solver* s = &b->solver;
     const tc_mat3 zero = {{{0}}};
@@ -95,19 +95,26 @@ static tc_mat3 scale_block(const tc_mat3* gu, tc_mat3 m, const tc_mat3* gv) {
 // A' = G A G^T (unit diagonal blocks): the Gauss-Seidel sweeps below then need no diagonal
 // block, which saves four of the eighteen block products per row and iteration (the
 // preconditioner is the same: G^-1 (I + L') (I + U') G^-T = (D + L) D^-1 (D + U)). Each edge's
-// block is scaled once, in the row of its lower vertex, kept in s->off (K is not needed after
-// the right-hand side) and copied transposed into the other row. Afterwards s->inv_diag holds G
-// and s->diag the factors L = G^-1 (the true residual needs them).
+// block is scaled once, in place in s->off (K is not needed after the right-hand side): the
+// sweeps read it there, as block (u, v) in the row of its lower vertex u and transposed in the
+// row of v (one copy of the matrix: half the memory the sweeps stream through, and no pass
+// writing transposed copies). Afterwards s->inv_diag holds G and s->diag the factors L = G^-1
+// (the true residual needs them).
 static void scale_system(tc_tet_body* b, tc_real stiff) {
     tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
     for (int i = 0; i < b->n; ++i)
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) {
-            s->rows[k] = scale_block(&s->inv_diag[i], tc_mat3_scale(row_block(s, i, k), stiff), &s->inv_diag[s->row_col[k]]);
-            s->off[s->row_edge[k]] = s->rows[k];
+            tc_mat3* B = &s->off[s->row_edge[k]]; // block (i, col), col > i
+            *B = scale_block(&s->inv_diag[i], tc_mat3_scale(*B, stiff), &s->inv_diag[s->row_col[k]]);
         }
-    for (int i = 0; i < b->n; ++i)
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) s->rows[k] = tc_mat3_transpose(s->off[s->row_edge[k]]);
+}
+
+// B^T v for a stored block B: the products and sums of tc_mat3_mul_v3(tc_mat3_transpose(B), v),
+// in the same order, without the copy.
+static inline tc_vec3 mul_transposed(const tc_mat3* B, tc_vec3 v) {
+    return tc_v3(B->m[0][0] * v.x + B->m[1][0] * v.y + B->m[2][0] * v.z, B->m[0][1] * v.x + B->m[1][1] * v.y + B->m[2][1] * v.z,
+                 B->m[0][2] * v.x + B->m[1][2] * v.y + B->m[2][2] * v.z);
 }
 
 // Conjugate gradients on the scaled system A' x' = G b (x = G^T x'), preconditioned by SSOR,
@@ -135,7 +142,7 @@ static void forward_solve(const tc_tet_body* b, const tc_vec3* r, tc_vec3* rh) {
     const tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_mat3_mul_v3(s->inv_diag[i], r[i]);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], rh[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, mul_transposed(&s->off[s->row_edge[k]], rh[s->row_col[k]]));
         rh[i] = tc_v3_scale(sum, k_omega);
     }
 }
@@ -146,7 +153,7 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
     tc_real sum = 0;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 r = tc_v3_scale(rh[i], 1 / k_omega);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) r = tc_v3_add(r, tc_mat3_mul_v3(s->rows[k], rh[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) r = tc_v3_add(r, mul_transposed(&s->off[s->row_edge[k]], rh[s->row_col[k]]));
         r = tc_mat3_mul_v3(s->diag[i], r);
         sum += tc_v3_dot(r, r);
     }
@@ -162,13 +169,13 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
     for (int i = b->n - 1; i >= 0; --i) {
         v->p[i] = beta < 0 ? v->rh[i] : tc_v3_madd(v->rh[i], beta, v->p[i]);
         tc_vec3 sum = v->p[i];
-        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->t[s->row_col[k]]));
+        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
         v->t[i] = tc_v3_scale(sum, k_omega);
     }
     tc_real pq = 0;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_v3_madd(v->p[i], 1 - 2 / k_omega, v->t[i]);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->y[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, mul_transposed(&s->off[s->row_edge[k]], v->y[s->row_col[k]]));
         v->y[i] = tc_v3_scale(sum, k_omega);
         pq += tc_v3_dot(v->p[i], tc_v3_add(v->t[i], v->y[i]));
     }
