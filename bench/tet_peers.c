@@ -276,6 +276,7 @@ typedef struct run_result {
     int max_inside, max_inverted, final_inside;
     double final_closing_speed;        ///< m/s, > 0: the boxes still approach
     uint64_t state_hash;               ///< Tactus: tc_world_hash at the end (bit-identity checks across builds)
+    double cg_contact, cg_free;        ///< Tactus: CG iterations of each step's last sub-step (mean of the bodies), summed over contact / free steps
 } run_result;
 
 typedef struct positions {
@@ -338,7 +339,11 @@ static run_result run_tactus(const scene* s, int sub_steps) {
             double* dst = k ? p.b : p.a;
             for (int i = 0; i < n; ++i) dst[3 * i] = x[i].x, dst[3 * i + 1] = x[i].y, dst[3 * i + 2] = x[i].z;
         }
-        record(&r, s, &p, dt, s_touched || points > 0, points, s_collide_seconds);
+        bool contact = s_touched || points > 0;
+        record(&r, s, &p, dt, contact, points, s_collide_seconds);
+        double iterations = 0;
+        for (int k = 0; k < 2; ++k) iterations += 0.5 * tc_tet_body_at(w, tc_world_resolve(w, ids[k])->index)->solver.iterations;
+        *(contact ? &r.cg_contact : &r.cg_free) += iterations;
     }
     r.state_hash = tc_world_hash(w);
     free(x), free(p.a), free(p.b);
@@ -487,8 +492,8 @@ static const char* engine_name(const sweep_row* row) { return row->tactus ? "tac
 
 static void print_sweep_row(int tets, const sweep_row* row) {
     const run_result* r = &row->r;
-    printf("%-7d %-7s %4d %6d %6d %8.0f %10.2f %10.2f %9.2f %7d %7d %5s\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
-           row->set.viterations, row->set.kvc, ms_contact(r), ms_all(r), 1e3 * r->max_depth, r->max_inside, r->max_inverted,
+    printf("%-7d %-7s %4d %6d %6d %8.0f %10.2f %10.2f %6d %9.2f %7d %7d %5s\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+           row->set.viterations, row->set.kvc, ms_contact(r), ms_all(r), r->contact_steps, 1e3 * r->max_depth, r->max_inside, r->max_inverted,
            came_apart(r) ? "yes" : "no");
     fflush(stdout);
 }
@@ -499,12 +504,12 @@ static void write_sweep_csv(const char* path, int tets, const sweep_row* rows, i
         fprintf(stderr, "tet_peers_bench: cannot write %s\n", path);
         return;
     }
-    fprintf(f, "tets,engine,sub_steps,piterations,viterations,kvc,ms_step_contact,ms_step_all,max_pen_mm,inside_max,inverted_max,apart\n");
+    fprintf(f, "tets,engine,sub_steps,piterations,viterations,kvc,ms_step_contact,ms_step_all,max_pen_mm,inside_max,inverted_max,apart,contact_steps,steps\n");
     for (int k = 0; k < count; ++k) {
         const sweep_row* row = rows + k;
-        fprintf(f, "%d,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%d,%d,%d\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+        fprintf(f, "%d,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
                 row->set.viterations, row->set.kvc, ms_contact(&row->r), ms_all(&row->r), 1e3 * row->r.max_depth, row->r.max_inside,
-                row->r.max_inverted, came_apart(&row->r));
+                row->r.max_inverted, came_apart(&row->r), row->r.contact_steps, row->r.steps);
     }
     fclose(f);
 }
@@ -608,9 +613,9 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
         free_mesh(&s.mesh);
         return;
     }
-    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "ms/step", "ms/step",
-           "max pen", "inside", "invert", "apart");
-    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %9s %7s %7s %5s\n", "", "", "", "", "", "", "contact", "all", "mm", "max", "max", "");
+    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "ms/step", "ms/step",
+           "steps", "max pen", "inside", "invert", "apart");
+    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "", "", "", "", "", "", "contact", "all", "contact", "mm", "max", "max", "");
     for (int sub = 1; sub <= 4; ++sub) {
         if (s_tactus_only > 0 && sub != s_tactus_only) continue;
         rows[count] = (sweep_row){true, {sub, 0, 0, 0}, run_tactus(&s, sub)};
@@ -620,8 +625,14 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
         rows[count] = (sweep_row){false, grid[k], run_bullet(&s, grid[k])};
         print_sweep_row(tets, &rows[count++]);
     }
-    for (int k = 0; k < count; ++k)
-        if (rows[k].tactus) printf("(tactus at %d sub-steps: state hash %016llx after the run)\n", rows[k].set.sub_steps, (unsigned long long)rows[k].r.state_hash);
+    for (int k = 0; k < count; ++k) {
+        const run_result* r = &rows[k].r;
+        if (rows[k].tactus)
+            printf("(tactus at %d sub-steps: %d contact steps of %d, CG iterations per sub-step %.1f with contact, %.1f without (each step's last); "
+                   "state hash %016llx after the run)\n",
+                   rows[k].set.sub_steps, r->contact_steps, r->steps, r->contact_steps ? r->cg_contact / r->contact_steps : 0,
+                   r->steps > r->contact_steps ? r->cg_free / (r->steps - r->contact_steps) : 0, (unsigned long long)r->state_hash);
+    }
     char path[512];
     snprintf(path, sizeof path, "%s_%d.csv", prefix, tets);
     write_sweep_csv(path, tets, rows, count);

@@ -2,7 +2,7 @@
 # penetration, Tactus and Bullet, Bullet's rows split by whether they inverted any tet.
 #   gnuplot -e "csv='tet_sweep_9720.csv'; out='tet_sweep_9720.png'" bench/tet_sweep.gp
 # CSV columns: tets,engine,sub_steps,piterations,viterations,kvc,ms_step_contact,ms_step_all,
-#              max_pen_mm,inside_max,inverted_max,apart
+#              max_pen_mm,inside_max,inverted_max,apart,contact_steps,steps
 if (!exists("csv")) csv = 'tet_sweep_9720.csv'
 if (!exists("out")) out = 'tet_sweep_9720.png'
 set terminal pngcairo size 900,560
