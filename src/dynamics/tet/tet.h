@@ -11,10 +11,13 @@
 /// per edge (u, v), u < v; the CG solve scales them in place and walks the rows through
 /// row_col / row_edge (lower columns first), reading a lower entry's block transposed: one copy of
 /// the matrix. Everything is allocated at creation: a step allocates nothing.
+struct tc_tet_rest_lanes; ///< the rest-state inputs of the assembly, 16 tets per entry (tet_assemble.c)
+
 typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
     tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system G_u A_uv G_v^T during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
+    struct tc_tet_rest_lanes* rest_lanes; ///< one per 16 tets: rest shape inverse, gradients, volume, edge orientation, in lane arrays
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
     int* row_col;        ///< adj_start[n]: column of each entry of the rows (lower columns first, then upper, each ascending)
     int* row_edge;       ///< adj_start[n]: the edge (block in off) of each entry
@@ -81,6 +84,10 @@ void tc_tet_update_surface(tc_tet_body* b);
 /// edge adjacency. Returns false when out of memory.
 bool tc_tet_solver_init(tc_tet_body* b);
 void tc_tet_solver_free(tc_tet_body* b);
+/// The assembly's per-chunk copy of the rest-state data (tet_assemble.c), made by
+/// tc_tet_solver_init after the gradients and edge slots; false when out of memory.
+bool tc_tet_rest_lanes_init(tc_tet_body* b);
+void tc_tet_rest_lanes_free(tc_tet_body* b);
 tc_real tc_tet_signed_volume(const tc_tet_body* b, int t);
 /// Contacts between tet bodies (collide hook): spatial hash, depth, penalty response.
 void tc_tet_collide(tc_world* w, tc_real h);

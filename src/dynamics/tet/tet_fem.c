@@ -136,12 +136,13 @@ bool tc_tet_solver_init(tc_tet_body* b) {
             s->tet_edges[6 * t + k] = s->adj_edge[find_slot(b, a, c)];
         }
     }
-    return true;
+    return tc_tet_rest_lanes_init(b);
 }
 
 void tc_tet_solver_free(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0, ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
+    tc_tet_rest_lanes_free(b);
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
     tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_diag, n * sizeof(tc_mat3)), tc_free(s->row_split, n * sizeof(int));
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
