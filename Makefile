@@ -15,13 +15,14 @@ else
   CMAKE_FLAGS += -DTACTUS_WARNINGS_AS_ERRORS=OFF
 endif
 
-.PHONY: demo test test-sanitize test-fuzz soak box-drop-plot traction-map setup data build clean help
+.PHONY: demo test test-sanitize test-fuzz check-builds soak box-drop-plot traction-map setup data build clean help
 
 help:
 	@echo "make demo           install deps, build Release, run scenes/default.json into $(DEMO_OUT)/"
 	@echo "make test           install deps, fetch data, build, run the test suite (WERROR=1: warnings are errors)"
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
 	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
+	@echo "make check-builds   gcc, clang and portable-path builds in build-check/: tests, every scene's hash, must agree"
 	@echo "make soak           every scene at 10x its length under ASan + UBSan; no errors, no heap growth"
 	@echo "make box-drop-plot  seed 004 figure 9: box_drop with both contact methods, plotted to out/box_drop/box_drop.png"
 	@echo "make traction-map   seed 002: qr_press run, its traction map drawn to out/qr_press/traction_map.png"
@@ -78,5 +79,9 @@ test-fuzz: setup
 	@cmake --build $(BUILD_FUZZ) -j$(JOBS) --target fuzz_targets
 	@cd $(BUILD_FUZZ) && ctest -L fuzz --output-on-failure -j$(JOBS)
 
+# gcc, clang and gcc with every portable (non-AVX2) path: every scene's 30-step hash must agree.
+check-builds: data
+	@JOBS=$(JOBS) bash tools/check_builds.sh
+
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) out
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) build-check out

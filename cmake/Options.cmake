@@ -6,3 +6,7 @@ option(TACTUS_SANITIZE "Build with AddressSanitizer + UndefinedBehaviorSanitizer
 option(TACTUS_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
 option(TACTUS_VALIDATE "Run world validation after every step" OFF)
 option(TACTUS_OPENMP "Use OpenMP for parallel loops" ON)
+# Every alternative path of the hand-vectorised loops, on any machine (to check that they give the
+# recorded results): no AVX2 clones (TC_NO_VECTOR_CLONES), the portable support-point scan
+# (TC_SUPPORT_PORTABLE) and plain-array surfel lanes (TC_PLAIN_LANES). tools/check_builds.sh.
+option(TACTUS_PORTABLE_PATHS "Build the portable (non-AVX2, non-vector) code paths everywhere" OFF)

@@ -35,7 +35,8 @@ tc_result tc_error_set(tc_error* error, tc_result code, const char* file, const 
 /// Marks a hot, vectorisable loop function for an AVX2 copy picked at load time on x86-64 Linux
 /// with gcc (portable baseline otherwise). The results are bitwise the same either way: the build
 /// has -ffp-contract=off (no FMA), and such loops are element-wise or keep a fixed summation order.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/// -DTC_NO_VECTOR_CLONES (cmake -DTACTUS_PORTABLE_PATHS=ON) builds the baseline loops only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(TC_NO_VECTOR_CLONES)
 #define TC_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define TC_VECTOR_CLONES

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Cross-build determinism check: the same results from every compiler and every code path.
+#
+# Builds, each in build-check/<name>/ (Release, warnings as errors):
+#   gcc       the normal gcc build (AVX2 clones and the AVX2 support scan on an AVX2 machine)
+#   clang     clang (no target clones; its own vectoriser)
+#   portable  gcc with -DTACTUS_PORTABLE_PATHS=ON (plain loops, portable support scan, plain lanes)
+# Runs the test suite in clang and portable (`make test` covers gcc), then every scenes/*.json for
+# STEPS (30) steps with --hash in each build, and, when the benches are built (only if Bullet, ODE
+# and libccd are installed), `narrowphase_bench 20` (its manifold hash) and `points_bench --points
+# 20` (a hash of its printed contact samples). Prints one line per scene or bench and exits 1 if a
+# hash differs between builds, a run fails or a test fails. Logs: build-check/logs/.
+#
+# usage: tools/check_builds.sh            (JOBS=2 STEPS=30 by default; BUILDS="gcc clang" to pick)
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+top=$root/build-check
+logs=$top/logs
+JOBS=${JOBS:-2}
+STEPS=${STEPS:-30}
+BUILDS=${BUILDS:-gcc clang portable}
+mkdir -p "$logs"
+status=0
+
+bench=OFF
+if pkg-config --exists bullet ode ccd 2> /dev/null; then bench=ON; fi
+
+# configure_and_build NAME CC TESTS(ON/OFF) [extra cmake flags...]
+configure_and_build() {
+    local name=$1 cc=$2 tests=$3
+    shift 3
+    local dir=$top/$name
+    if ! CC=$cc cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DTACTUS_WARNINGS_AS_ERRORS=ON \
+        -DTACTUS_BUILD_VIEWER=OFF -DTACTUS_BUILD_TESTS="$tests" -DTACTUS_BUILD_BENCH=$bench "$@" \
+        > "$logs/$name.configure.log" 2>&1; then
+        echo "build $name: configure FAILED (see $logs/$name.configure.log)"
+        return 1
+    fi
+    if ! cmake --build "$dir" -j"$JOBS" > "$logs/$name.build.log" 2>&1; then
+        echo "build $name: build FAILED (see $logs/$name.build.log)"
+        return 1
+    fi
+    echo "build $name: ok ($cc)"
+}
+
+run_tests() {
+    local name=$1
+    if (cd "$top/$name" && ctest -j"$JOBS" --output-on-failure) > "$logs/$name.test.log" 2>&1; then
+        echo "tests $name: $(grep -o '[0-9]*% tests passed.*' "$logs/$name.test.log")"
+    else
+        echo "tests $name: FAILED (see $logs/$name.test.log)"
+        return 1
+    fi
+}
+
+built=()
+for name in $BUILDS; do
+    case $name in
+    gcc) configure_and_build gcc gcc OFF ;;
+    clang) configure_and_build clang clang ON ;;
+    portable) configure_and_build portable gcc ON -DTACTUS_PORTABLE_PATHS=ON ;;
+    *) echo "unknown build '$name' (gcc, clang, portable)"; false ;;
+    esac && built+=("$name") || status=1
+done
+for name in "${built[@]}"; do
+    if [ "$name" != gcc ]; then run_tests "$name" || status=1; fi
+done
+
+# compare LABEL CMD...: CMD prints one hash per build (run with $b set to the build dir); one line.
+compare() {
+    local label=$1 line first="" differ=0
+    shift
+    line=$(printf '%-26s' "$label")
+    for name in "${built[@]}"; do
+        local h
+        h=$(b=$top/$name "$@" 2>> "$logs/runs.log") || h="FAILED"
+        [ -n "$h" ] || h="FAILED"
+        [ "$h" = FAILED ] && differ=1
+        if [ -z "$first" ]; then first=$h; line+=" $name $h"
+        elif [ "$h" = "$first" ]; then line+=" $name same"
+        else line+=" $name $h"; differ=1; fi
+    done
+    if [ $differ = 1 ]; then echo "$line  DIFFERS"; status=1; else echo "$line"; fi
+}
+
+scene_hash() {
+    "$b/tactus" run "$scene" --steps "$STEPS" --hash --out "$b/check-out/$(basename "$scene" .json)" | tail -n 1
+}
+narrowphase_hash() { "$b/bench/narrowphase_bench" 20 | grep -o 'hash [0-9a-f]*' | cut -d' ' -f2; }
+points_hash() { "$b/bench/points_bench" --points 20 | sha1sum | cut -c1-16; }
+
+: > "$logs/runs.log"
+[ ${#built[@]} -gt 0 ] || exit 1
+for scene in "$root"/scenes/*.json; do
+    compare "$(basename "$scene" .json)" scene_hash
+done
+if [ $bench = ON ]; then
+    compare "narrowphase_bench 20" narrowphase_hash
+    compare "points_bench --points 20" points_hash
+else
+    echo "benches skipped (Bullet, ODE or libccd not installed)"
+fi
+[ $status = 0 ] && echo "check-builds: every hash agrees" || echo "check-builds: FAILED"
+exit $status
