@@ -78,13 +78,13 @@ for name in "${built[@]}"; do
     if [ "$name" != gcc ]; then run_tests "$name" || status=1; fi
 done
 
-# compare LABEL CMD...: CMD prints one hash per build (run with $b set to the build dir); one line.
+# compare LABEL CMD...: `CMD... BUILD_DIR` prints that build's hash; prints one line for all builds.
 compare() {
     local label=$1 line first="" differ=0 libm_differ=0 h name
     shift
     line=$(printf '%-26s' "$label")
     for name in "${built[@]}"; do
-        h=$(b=$top/$name "$@" 2>> "$logs/runs.log") || h="FAILED"
+        h=$("$@" "$top/$name" 2>> "$logs/runs.log") || h="FAILED"
         [ -n "$h" ] || h="FAILED"
         [ "$h" = FAILED ] && differ=1
         if [ -z "$first" ]; then first=$h; line+=" $name $h"
@@ -92,7 +92,7 @@ compare() {
         else line+=" $name $h"; differ=1; fi
     done
     if [ "$LIBM" = 1 ] && [ "${built[0]}" = gcc ]; then
-        h=$(b=$top/gcc GLIBC_TUNABLES=$NOFMA_LIBM "$@" 2>> "$logs/runs.log") || h="FAILED"
+        h=$(GLIBC_TUNABLES=$NOFMA_LIBM "$@" "$top/gcc" 2>> "$logs/runs.log") || h="FAILED"
         if [ "$h" = "$first" ]; then line+=" libm same"; else line+=" libm $h"; libm_differ=1; fi
     fi
     if [ $differ = 1 ]; then echo "$line  DIFFERS"; status=1
@@ -101,16 +101,20 @@ compare() {
     return 0
 }
 
-scene_hash() {
-    "$b/tactus" run "$scene" --steps "$STEPS" --hash --out "$b/check-out/$(basename "$scene" .json)" | tail -n 1 | sed 's/^hash //'
+# Called through compare (shellcheck cannot see that).
+# shellcheck disable=SC2317
+scene_hash() { # SCENE BUILD_DIR
+    "$2/tactus" run "$1" --steps "$STEPS" --hash --out "$2/check-out/$(basename "$1" .json)" | tail -n 1 | sed 's/^hash //'
 }
-narrowphase_hash() { "$b/bench/narrowphase_bench" 20 | grep -o 'hash [0-9a-f]*' | cut -d' ' -f2; }
-points_hash() { "$b/bench/points_bench" --points 20 | sha1sum | cut -c1-16; }
+# shellcheck disable=SC2317
+narrowphase_hash() { "$1/bench/narrowphase_bench" 20 | grep -o 'hash [0-9a-f]*' | cut -d' ' -f2; }
+# shellcheck disable=SC2317
+points_hash() { "$1/bench/points_bench" --points 20 | sha1sum | cut -c1-16; }
 
 : > "$logs/runs.log"
 [ ${#built[@]} -gt 0 ] || exit 1
 for scene in "$root"/scenes/*.json; do
-    compare "$(basename "$scene" .json)" scene_hash
+    compare "$(basename "$scene" .json)" scene_hash "$scene"
 done
 if [ $bench = ON ]; then
     compare "narrowphase_bench 20" narrowphase_hash
