@@ -157,14 +157,16 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
 
 // One pass each way over the block rows per CG iteration, the vector work folded into them: the
 // backward sweep first finishes the direction, p = rh + beta p (beta < 0: p = rh, the first
-// direction), then sets t = W^-T p; the forward sweep sets y = W^-1 (p + (1 - 2 / omega) t), so that
+// direction), then sets t = W^-T p, summing a row's upper columns descending so that t[i + 1],
+// written one row before, enters last (the sweep is bound by that chain of dependent rows; the
+// forward sweep's lower columns ascend, so t[i - 1] is already last there); the forward sweep sets y = W^-1 (p + (1 - 2 / omega) t), so that
 // W^-1 A' W^-T p = t + y, and returns p . (t + y). Sums run in index order.
 static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real beta) {
     const tc_tet_solver* s = &b->solver;
     for (int i = b->n - 1; i >= 0; --i) {
         v->p[i] = beta < 0 ? v->rh[i] : tc_v3_madd(v->rh[i], beta, v->p[i]);
         tc_vec3 sum = v->p[i];
-        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
+        for (int k = b->adj_start[i + 1] - 1; k >= s->row_split[i]; --k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
         v->t[i] = tc_v3_scale(sum, k_omega);
     }
     tc_real pq = 0;
