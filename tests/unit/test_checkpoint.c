@@ -145,7 +145,7 @@ static void test_body_outside_scene_refused(void** state) {
 }
 
 // The other checkpointed kinds: quasi-rigid (rigid frame + layer outputs), mass-spring, points,
-// tet (whose CG starts from the last step's velocity change, so that is in the state too).
+// tet (whose CG starts from the last three steps' velocity changes, so they are in the state too).
 static void test_resume_other_kinds(void** state) {
     (void)state;
     const char* scenes[4] = {"qr_room", "springs_box_flip", "points_press", "tet_cubes"};

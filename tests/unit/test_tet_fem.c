@@ -1,7 +1,8 @@
 // Tet FEM assembly (tet_fem.c, tet_assemble.c, tet_solve.c): the assembled warped stiffness and
 // the elastic forces against an independent element stiffness in Voigt notation (V B^T D B), its
 // symmetry and rigid-motion null space, the force it linearises, a free fall of one implicit
-// step, and the lane-wise assembly against the tet-by-tet one, bit for bit.
+// step, the CG's warm start from three earlier steps, and the lane-wise assembly against the
+// tet-by-tet one, bit for bit.
 #include "tc_test.h"
 
 #include "dynamics/tet/tet.h"
@@ -216,6 +217,48 @@ static void test_free_fall_step(void** state) {
     tc_world_destroy(fx.w);
 }
 
+// Four free-fall steps: every step's dv is g h, so the warm start's three vectors are zero or
+// parallel from the second step on; the factorisation drops the dependent ones (a singular 3x3
+// solve would give NaN) and the start is already the solution.
+static void test_warm_start_parallel_vectors(void** state) {
+    (void)state;
+    fixture fx = make_box(some_rotation());
+    tc_tet_body* b = fx.b;
+    tc_vec3 g = tc_v3(0.5, -1, -9.81);
+    tc_real h = 1.0 / 240;
+    for (int step = 1; step <= 4; ++step) {
+        tc_tet_step_implicit(b, g, h);
+        for (int i = 0; i < b->n; ++i) assert_vec3_near(b->v[i], tc_v3_scale(g, step * h), 1e-9);
+        if (step > 1) assert_true(b->solver.iterations <= 1);
+    }
+    tc_world_destroy(fx.w);
+}
+
+// The start is the A-norm-best combination of all three earlier dv: with two random ones and the
+// solution (g h) as the oldest, CG starts at the solution; from the two random ones alone it
+// needs many iterations.
+static void test_warm_start_uses_third_vector(void** state) {
+    (void)state;
+    tc_vec3 g = tc_v3(0.5, -1, -9.81);
+    tc_real h = 1.0 / 240;
+    int iterations[2];
+    for (int with_solution = 0; with_solution < 2; ++with_solution) {
+        fixture fx = make_box(some_rotation());
+        tc_tet_body* b = fx.b;
+        s_seed = 11;
+        for (int i = 0; i < b->n; ++i) {
+            b->solver.dv[i] = random_vec(0.1), b->solver.dv_prev[i] = random_vec(0.1);
+            b->solver.dv_prev2[i] = with_solution ? tc_v3_scale(g, h) : tc_v3_zero();
+        }
+        tc_tet_step_implicit(b, g, h);
+        for (int i = 0; i < b->n; ++i) assert_vec3_near(b->v[i], tc_v3_scale(g, h), 1e-9);
+        iterations[with_solution] = b->solver.iterations;
+        tc_world_destroy(fx.w);
+    }
+    assert_true(iterations[1] <= 1);
+    assert_true(iterations[0] > 3);
+}
+
 // ---- tet-by-tet assembly, the formulas of tet_fem.c one element after another: the lane-wise
 // assembly (tet_assemble.c) must give the same bits
 
@@ -293,6 +336,8 @@ int main(void) {
         cmocka_unit_test(test_symmetric_with_rigid_null_space),
         cmocka_unit_test(test_stiffness_linearises_force),
         cmocka_unit_test(test_free_fall_step),
+        cmocka_unit_test(test_warm_start_parallel_vectors),
+        cmocka_unit_test(test_warm_start_uses_third_vector),
         cmocka_unit_test(test_lane_assembly_matches_tet_by_tet),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);

@@ -25,7 +25,8 @@ typedef struct tc_tet_solver {
     tc_mat3* inv_diag;   ///< n: inverse Cholesky factors G = L^-1 of the system's diagonal blocks (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch
     tc_vec3* dv;         ///< n: the last step's velocity change, the next CG's first guess
-    tc_vec3* dv_prev;    ///< n: the velocity change of the step before (the warm start combines both)
+    tc_vec3* dv_prev;    ///< n: the velocity change of the step before
+    tc_vec3* dv_prev2;   ///< n: the velocity change two steps before (the warm start combines all three)
     int iterations;      ///< CG iterations of the last step (diagnostics)
 } tc_tet_solver;
 

@@ -120,7 +120,8 @@ bool tc_tet_solver_init(tc_tet_body* b) {
     s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
     s->row_col = tc_alloc(nnz * sizeof(int)), s->row_edge = tc_alloc(nnz * sizeof(int));
     s->work = tc_calloc(7 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3)), s->dv_prev = tc_calloc(n, sizeof(tc_vec3));
-    if (!b->grads || !s->diag || !s->inv_diag || !s->row_split || !s->work || !s->dv || !s->dv_prev) return false;
+    s->dv_prev2 = tc_calloc(n, sizeof(tc_vec3));
+    if (!b->grads || !s->diag || !s->inv_diag || !s->row_split || !s->work || !s->dv || !s->dv_prev || !s->dv_prev2) return false;
     if (nnz > 0 && (!s->off || !s->adj_edge || !s->tet_edges || !s->row_col || !s->row_edge)) return false;
     for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
         int u = b->edges[2 * e], v = b->edges[2 * e + 1];
@@ -148,6 +149,7 @@ void tc_tet_solver_free(tc_tet_body* b) {
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
     tc_free(s->row_col, nnz * sizeof(int)), tc_free(s->row_edge, nnz * sizeof(int));
     tc_free(s->work, 7 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3)), tc_free(s->dv_prev, n * sizeof(tc_vec3));
+    tc_free(s->dv_prev2, n * sizeof(tc_vec3));
     memset(s, 0, sizeof *s);
     b->grads = NULL;
 }

@@ -175,6 +175,7 @@ static void write_state(const tc_world* w, struct tc_state_writer* out) {
         tc_state_write_vec3(out, b->user_force);
         for (int k = 0; k < b->n; ++k) tc_state_write_vec3(out, b->solver.dv[k]); // the CG's warm start
         for (int k = 0; k < b->n; ++k) tc_state_write_vec3(out, b->solver.dv_prev[k]);
+        for (int k = 0; k < b->n; ++k) tc_state_write_vec3(out, b->solver.dv_prev2[k]);
     }
 }
 
@@ -192,6 +193,10 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
         for (int k = 0; k < b->n; ++k) {
             tc_vec3 dv = tc_state_read_vec3(in);
             b->solver.dv_prev[k] = b->fixed[k] || !tc_v3_is_finite(dv) ? tc_v3_zero() : dv;
+        }
+        for (int k = 0; k < b->n; ++k) {
+            tc_vec3 dv = tc_state_read_vec3(in);
+            b->solver.dv_prev2[k] = b->fixed[k] || !tc_v3_is_finite(dv) ? tc_v3_zero() : dv;
         }
         tc_tet_update_surface(b);
     }

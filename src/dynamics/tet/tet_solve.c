@@ -1,7 +1,7 @@
 // Implicit Euler for tet bodies (ALGORITHMS §6): one Newton step
 // (M + (h beta + h^2) K + C) dv = h (f - (beta + h) K v), with K the warped stiffness assembled
 // once per step (tet_fem.c) and C the tet-tet contact terms, solved by conjugate gradients with
-// a block SSOR preconditioner, warm-started from the previous two steps' dv.
+// a block SSOR preconditioner, warm-started from the previous three steps' dv.
 // Preconditioners measured on the tet_peers bench (9,720 tets, 68 CG iterations per sub-step with
 // the mass one, before the warm start from two steps): inverse 3x3 diagonal blocks 81 iterations
 // (no better: the stiffness couples neighbours, and the blocks are nearly isotropic); symmetric
@@ -82,13 +82,15 @@ static inline tc_vec3 mul_transposed(const tc_mat3* B, tc_vec3 v) {
 // block in s->off as (i, j) in row i and transposed in row j: one copy of the matrix. Afterwards
 // s->inv_diag holds G and s->diag the factors L = G^-1 (the true residual needs them).
 typedef struct step_products {
-    tc_vec3 *ax, *aw, *kv;
+    tc_vec3 *ax, *aw, *az, *kv;
 } step_products;
 
-static void products_and_scaling(tc_tet_body* b, tc_real stiff, const tc_vec3* x, const tc_vec3* w, const tc_vec3* v0, step_products out) {
+static void products_and_scaling(tc_tet_body* b, tc_real stiff, const tc_vec3* x, const tc_vec3* w, const tc_vec3* z, const tc_vec3* v0,
+                                 step_products out) {
     tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
         out.ax[i] = tc_mat3_mul_v3(s->diag[i], x[i]), out.aw[i] = tc_mat3_mul_v3(s->diag[i], w[i]); // out.kv[i] holds K_ii v0
+        out.az[i] = tc_mat3_mul_v3(s->diag[i], z[i]);
         s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
     }
     for (int i = 0; i < b->n; ++i)
@@ -98,14 +100,16 @@ static void products_and_scaling(tc_tet_body* b, tc_real stiff, const tc_vec3* x
             tc_mat3 B = tc_mat3_scale(*K, stiff);
             out.ax[i] = tc_v3_add(out.ax[i], tc_mat3_mul_v3(B, x[j]));
             out.aw[i] = tc_v3_add(out.aw[i], tc_mat3_mul_v3(B, w[j]));
+            out.az[i] = tc_v3_add(out.az[i], tc_mat3_mul_v3(B, z[j]));
             out.kv[i] = tc_v3_add(out.kv[i], tc_mat3_mul_v3(*K, v0[j]));
             out.ax[j] = tc_v3_add(out.ax[j], mul_transposed(&B, x[i]));
             out.aw[j] = tc_v3_add(out.aw[j], mul_transposed(&B, w[i]));
+            out.az[j] = tc_v3_add(out.az[j], mul_transposed(&B, z[i]));
             out.kv[j] = tc_v3_add(out.kv[j], mul_transposed(K, v0[i]));
             *K = scale_block(&s->inv_diag[i], B, &s->inv_diag[j]);
         }
     for (int i = 0; i < b->n; ++i)
-        if (b->fixed[i]) out.ax[i] = out.aw[i] = out.kv[i] = tc_v3_zero();
+        if (b->fixed[i]) out.ax[i] = out.aw[i] = out.az[i] = out.kv[i] = tc_v3_zero();
 }
 
 // Conjugate gradients on the scaled system A' x' = G b (x = G^T x'), preconditioned by SSOR,
@@ -153,14 +157,17 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
 
 // One pass each way over the block rows per CG iteration, the vector work folded into them: the
 // backward sweep first finishes the direction, p = rh + beta p (beta < 0: p = rh, the first
-// direction), then sets t = W^-T p; the forward sweep sets y = W^-1 (p + (1 - 2 / omega) t), so that
-// W^-1 A' W^-T p = t + y, and returns p . (t + y). Sums run in index order.
+// direction), then sets t = W^-T p, summing a row's upper columns descending so that t[i + 1],
+// written one row before, enters last (a shorter chain of dependent rows: 2-4 % faster on the
+// bench; the forward sweep's lower columns ascend, so y[i - 1] is already last there); the forward
+// sweep sets y = W^-1 (p + (1 - 2 / omega) t), so that W^-1 A' W^-T p = t + y, and returns
+// p . (t + y), summed in index order.
 static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real beta) {
     const tc_tet_solver* s = &b->solver;
     for (int i = b->n - 1; i >= 0; --i) {
         v->p[i] = beta < 0 ? v->rh[i] : tc_v3_madd(v->rh[i], beta, v->p[i]);
         tc_vec3 sum = v->p[i];
-        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
+        for (int k = b->adj_start[i + 1] - 1; k >= s->row_split[i]; --k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
         v->t[i] = tc_v3_scale(sum, k_omega);
     }
     tc_real pq = 0;
@@ -173,43 +180,80 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
     return pq;
 }
 
-// The first guess: the combination of the last two steps' dv (x and dv_prev; they vary smoothly
-// from step to step) nearest the solution in the A-norm, from the 2x2 normal equations (a single
-// multiple of x when the two are nearly parallel). On the bench this takes free-flight steps from
-// 19 to 2-3 iterations at 4 sub-steps and from 45 to 28 at one. Takes r = A x and ax = A w
-// (products_and_scaling, w = dv_prev), sets r = rhs - A x for the new x and |r|^2, moves the old x
-// into dv_prev.
-static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, const tc_vec3* ax, tc_real* rr) {
-    int n = b->n;
-    tc_vec3* w = b->solver.dv_prev;
-    tc_real uau = 0, uaw = 0, waw = 0, ub = 0, wb = 0;
-    for (int i = 0; i < n; ++i) {
-        if (b->fixed[i]) continue;
-        uau += tc_v3_dot(x[i], r[i]), uaw += tc_v3_dot(x[i], ax[i]), waw += tc_v3_dot(w[i], ax[i]);
-        ub += tc_v3_dot(x[i], rhs[i]), wb += tc_v3_dot(w[i], rhs[i]);
+// The first guess: the combination of the last three steps' dv (u[0] = the last, u[1], u[2];
+// they vary smoothly from step to step, so the span holds their quadratic extrapolation) nearest
+// the solution in the A-norm, from the 3x3 normal equations G c = u . rhs, G_kl = u_k . A u_l,
+// solved by an LDL^T factorisation that drops a vector whose pivot is below 1e-12 of its G_kk
+// (nearly in the span of the earlier ones; with two vectors this is the test det > 1e-12 uau waw).
+// Takes au[k] = A u[k] (products_and_scaling; au[0] may be r), sets r = rhs - A x for the new x
+// and *rr = |r|^2, and writes x into u[2]'s buffer: the caller rotates the three buffers.
+enum { k_warm = 3 };
+
+// c solves G c = beta over the kept vectors (keep[k]); dropped ones get c[k] = 0.
+static void warm_coefficients(tc_real G[k_warm][k_warm], const tc_real beta[k_warm], tc_real c[k_warm]) {
+    tc_real L[k_warm][k_warm] = {{0}}, d[k_warm] = {0}, y[k_warm] = {0};
+    bool keep[k_warm];
+    for (int k = 0; k < k_warm; ++k) {
+        tc_real pivot = G[k][k];
+        for (int j = 0; j < k; ++j) {
+            if (!keep[j]) continue;
+            tc_real ljd = G[k][j];
+            for (int m = 0; m < j; ++m)
+                if (keep[m]) ljd -= L[k][m] * L[j][m] * d[m];
+            L[k][j] = ljd / d[j];
+            pivot -= L[k][j] * ljd;
+        }
+        keep[k] = G[k][k] > 0 && pivot > 1e-12 * G[k][k];
+        d[k] = keep[k] ? pivot : 0;
     }
-    tc_real det = uau * waw - uaw * uaw, a = 0, c = 0;
-    if (det > 1e-12 * uau * waw) a = (ub * waw - wb * uaw) / det, c = (uau * wb - uaw * ub) / det;
-    else if (uau > 0) a = ub / uau;
-    *rr = 0;
-    for (int i = 0; i < n; ++i) {
-        tc_vec3 u = x[i];
-        x[i] = tc_v3_madd(tc_v3_scale(u, a), c, w[i]);
-        r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_madd(tc_v3_madd(rhs[i], -a, r[i]), -c, ax[i]);
-        *rr += tc_v3_dot(r[i], r[i]);
-        w[i] = u;
+    for (int k = 0; k < k_warm; ++k) {
+        y[k] = keep[k] ? beta[k] : 0;
+        for (int j = 0; j < k; ++j) y[k] -= keep[k] && keep[j] ? L[k][j] * y[j] : 0;
+    }
+    for (int k = k_warm - 1; k >= 0; --k) {
+        c[k] = keep[k] ? y[k] / d[k] : 0;
+        for (int j = k + 1; j < k_warm; ++j) c[k] -= keep[k] && keep[j] ? L[j][k] * c[j] : 0;
     }
 }
 
-// CG from the warm start; work holds 5 n vectors, of which y (work + 3 n) and t (work + 2 n) come
-// in holding A x and A dv_prev (products_and_scaling, which also scaled the system).
-static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
+static void warm_start(const tc_tet_body* b, const tc_vec3* rhs, tc_vec3* const u[k_warm], tc_vec3* r, tc_vec3* const au[k_warm], tc_real* rr) {
     int n = b->n;
+    tc_real G[k_warm][k_warm] = {{0}}, beta[k_warm] = {0}, c[k_warm];
+    for (int i = 0; i < n; ++i) {
+        if (b->fixed[i]) continue;
+        for (int k = 0; k < k_warm; ++k) {
+            beta[k] += tc_v3_dot(u[k][i], rhs[i]);
+            for (int l = 0; l <= k; ++l) G[k][l] += tc_v3_dot(u[k][i], au[l][i]);
+        }
+    }
+    for (int k = 0; k < k_warm; ++k)
+        for (int l = k + 1; l < k_warm; ++l) G[k][l] = G[l][k];
+    warm_coefficients(G, beta, c);
+    *rr = 0;
+    for (int i = 0; i < n; ++i) {
+        tc_vec3 x = tc_v3_scale(u[0][i], c[0]), ax = tc_v3_scale(au[0][i], c[0]);
+        for (int k = 1; k < k_warm; ++k) x = tc_v3_madd(x, c[k], u[k][i]), ax = tc_v3_madd(ax, c[k], au[k][i]);
+        u[k_warm - 1][i] = x;
+        r[i] = b->fixed[i] ? tc_v3_zero() : tc_v3_sub(rhs[i], ax);
+        *rr += tc_v3_dot(r[i], r[i]);
+    }
+}
+
+// CG from the warm start; work holds 5 n vectors, of which y (work + 3 n), t (work + 2 n) and xs
+// (work + 4 n) come in holding A dv, A dv_prev and A dv_prev2 (products_and_scaling, which also
+// scaled the system). Leaves the solution in b->solver.dv after rotating the three buffers.
+static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* work) {
+    int n = b->n;
+    tc_tet_solver* s = &b->solver;
     cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n};
     tc_vec3* r = v.y; // the initial residual, before y is needed
     tc_real rr0 = 0, rr = 0, rho = 0, beta = -1;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
-    warm_start(b, rhs, x, r, v.t, &rr);
+    tc_vec3* const u[k_warm] = {s->dv, s->dv_prev, s->dv_prev2};
+    tc_vec3* const au[k_warm] = {v.y, v.t, v.xs};
+    warm_start(b, rhs, u, r, au, &rr);
+    s->dv_prev2 = u[1], s->dv_prev = u[0], s->dv = u[2]; // u[2] now holds the first guess
+    tc_vec3* x = s->dv;
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
         rho += tc_v3_dot(v.rh[i], v.rh[i]);
@@ -239,16 +283,17 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) 
 
 void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
     int n = b->n;
-    tc_vec3 *rhs = b->solver.work, *dv = b->solver.dv, *work = rhs + n;
-    step_products products = {work + 3 * n, work + 2 * n, work + n}; // the solve's y, t and p (see solve)
+    tc_vec3 *rhs = b->solver.work, *work = rhs + n;
+    step_products products = {work + 3 * n, work + 2 * n, work + 4 * n, work + n}; // the solve's y, t, xs and p (see solve)
     tc_vec3 user = tc_v3_scale(b->user_force, 1 / b->total_mass);
     for (int i = 0; i < n; ++i) b->f[i] = tc_v3_madd(b->f[i], b->m[i], tc_v3_add(g, user));
     tc_tet_assemble(b);
     tc_real stiff = h * b->beta + h * h;
     form_system(b, stiff, b->v, products.kv);
-    products_and_scaling(b, stiff, dv, b->solver.dv_prev, b->v, products);
+    products_and_scaling(b, stiff, b->solver.dv, b->solver.dv_prev, b->solver.dv_prev2, b->v, products);
     for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), products.kv[i]), h); // damping -beta K v0, h K v0
-    b->solver.iterations = solve(b, rhs, dv, work);
+    b->solver.iterations = solve(b, rhs, work);
+    const tc_vec3* dv = b->solver.dv;
     for (int i = 0; i < n; ++i) {
         if (!b->fixed[i]) {
             b->v[i] = tc_v3_add(b->v[i], dv[i]);
