@@ -22,7 +22,7 @@ help:
 	@echo "make test           install deps, fetch data, build, run the test suite (WERROR=1: warnings are errors)"
 	@echo "make test-sanitize  ASan + UBSan build in $(BUILD_ASAN)/ and the test suite"
 	@echo "make test-fuzz      clang libFuzzer targets, FUZZ_SECONDS (default 20) each, ASan + UBSan, in $(BUILD_FUZZ)/"
-	@echo "make check-builds   gcc, clang and portable-path builds in build-check/: tests, every scene's hash, must agree"
+	@echo "make check-builds   gcc, clang, portable-path and Debug builds in build-check/: tests, every scene's hash, must agree"
 	@echo "make soak           every scene at 10x its length under ASan + UBSan; no errors, no heap growth"
 	@echo "make box-drop-plot  seed 004 figure 9: box_drop with both contact methods, plotted to out/box_drop/box_drop.png"
 	@echo "make traction-map   seed 002: qr_press run, its traction map drawn to out/qr_press/traction_map.png"

@@ -8,6 +8,8 @@
 #             (the code of non-x86 or non-GNU builds)
 #   noavx2    gcc -DTC_NO_VECTOR_CLONES -DTC_SUPPORT_NO_AVX2: what an x86-64 CPU without AVX2 runs
 #             (baseline clones, scalar support scan, SSE2 placement, SSE2 vector lanes)
+#   debug     gcc Debug (-O0: nothing inlined unless forced; it once caught vectors passed
+#             between an AVX2 clone and baseline code, a crash the optimised builds hid)
 # Runs the test suite in all but gcc (`make test` covers gcc), then every scenes/*.json for STEPS
 # (30) steps with --hash in each build, and, when the benches are built (only if Bullet, ODE and
 # libccd are installed), `narrowphase_bench 20` (its manifold hash) and `points_bench --points 20`
@@ -19,14 +21,14 @@
 # last bit for about 1 argument in 1,500, so a scene may differ there; that column is reported
 # ("libm") but fails the check only with STRICT_LIBM=1 (docs/conventions.md, Precision).
 #
-# usage: tools/check_builds.sh   (env: JOBS=2 STEPS=30 BUILDS="gcc clang portable noavx2" LIBM=1)
+# usage: tools/check_builds.sh   (env: JOBS=2 STEPS=30 BUILDS="gcc clang portable noavx2 debug" LIBM=1)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 top=$root/build-check
 logs=$top/logs
 JOBS=${JOBS:-2}
 STEPS=${STEPS:-30}
-BUILDS=${BUILDS:-gcc clang portable noavx2}
+BUILDS=${BUILDS:-gcc clang portable noavx2 debug}
 LIBM=${LIBM:-1}
 STRICT_LIBM=${STRICT_LIBM:-0}
 NOFMA_LIBM=glibc.cpu.hwcaps=-AVX2,-FMA,-FMA4
@@ -71,7 +73,8 @@ for name in $BUILDS; do
     clang) configure_and_build clang clang ON ;;
     portable) configure_and_build portable gcc ON -DTACTUS_PORTABLE_PATHS=ON ;;
     noavx2) configure_and_build noavx2 gcc ON "-DCMAKE_C_FLAGS=-DTC_NO_VECTOR_CLONES -DTC_SUPPORT_NO_AVX2" ;;
-    *) echo "unknown build '$name' (gcc, clang, portable, noavx2)"; false ;;
+    debug) configure_and_build debug gcc ON -DCMAKE_BUILD_TYPE=Debug ;;
+    *) echo "unknown build '$name' (gcc, clang, portable, noavx2, debug)"; false ;;
     esac && built+=("$name") || status=1
 done
 for name in "${built[@]}"; do

@@ -243,8 +243,10 @@ typedef struct gather {
 // picks the instructions of each clone, TC_VECTOR_CLONES) or, elsewhere (or built with
 // -DTC_PLAIN_LANES, to check that path), a plain array.
 #if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
-// The helpers below are always inlined: no vector is passed across a call, so the note that the
-// AVX calling convention differs from the baseline one does not apply.
+// The helpers below are always inlined (even at -O0: a Debug build called them out of line and
+// the AVX2 clone passed vectors in registers to baseline-ABI code that read them from memory,
+// a crash): no vector crosses a call, so the note that the AVX calling convention differs from
+// the baseline one does not apply.
 #if defined(__clang__)
 #if __has_warning("-Wpsabi")
 #pragma clang diagnostic ignored "-Wpsabi"
@@ -252,27 +254,29 @@ typedef struct gather {
 #else
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
+#define LV_INLINE static inline __attribute__((always_inline))
 typedef tc_real lanes __attribute__((vector_size(LANES * sizeof(tc_real))));
-static inline lanes lv_add(lanes a, lanes b) { return a + b; }
-static inline lanes lv_sub(lanes a, lanes b) { return a - b; }
-static inline lanes lv_mul(lanes a, lanes b) { return a * b; }
-static inline lanes lv_splat(tc_real v) { return (lanes){v, v, v, v}; }
+LV_INLINE lanes lv_add(lanes a, lanes b) { return a + b; }
+LV_INLINE lanes lv_sub(lanes a, lanes b) { return a - b; }
+LV_INLINE lanes lv_mul(lanes a, lanes b) { return a * b; }
+LV_INLINE lanes lv_splat(tc_real v) { return (lanes){v, v, v, v}; }
 #else
+#define LV_INLINE static inline
 typedef struct lanes { tc_real l[LANES]; } lanes;
-static inline lanes lv_add(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] += b.l[i]; return a; }
-static inline lanes lv_sub(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] -= b.l[i]; return a; }
-static inline lanes lv_mul(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] *= b.l[i]; return a; }
-static inline lanes lv_splat(tc_real v) { return (lanes){{v, v, v, v}}; }
+LV_INLINE lanes lv_add(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] += b.l[i]; return a; }
+LV_INLINE lanes lv_sub(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] -= b.l[i]; return a; }
+LV_INLINE lanes lv_mul(lanes a, lanes b) { for (int i = 0; i < LANES; ++i) a.l[i] *= b.l[i]; return a; }
+LV_INLINE lanes lv_splat(tc_real v) { return (lanes){{v, v, v, v}}; }
 #endif
-static inline lanes lv_load(const tc_real* p) { lanes v; memcpy(&v, p, sizeof v); return v; }
-static inline void lv_store(tc_real* p, lanes v) { memcpy(p, &v, sizeof v); }
-static inline tc_real lv_total(lanes a) {
+LV_INLINE lanes lv_load(const tc_real* p) { lanes v; memcpy(&v, p, sizeof v); return v; }
+LV_INLINE void lv_store(tc_real* p, lanes v) { memcpy(p, &v, sizeof v); }
+LV_INLINE tc_real lv_total(lanes a) {
     tc_real l[LANES];
     memcpy(l, &a, sizeof l);
     return (l[0] + l[1]) + (l[2] + l[3]);
 }
 // acc += a * b
-static inline lanes lv_madd(lanes acc, lanes a, lanes b) { return lv_add(acc, lv_mul(a, b)); }
+LV_INLINE lanes lv_madd(lanes acc, lanes a, lanes b) { return lv_add(acc, lv_mul(a, b)); }
 
 // Zero offsets, normals and weights after the last surfel up to the next multiple of LANES:
 // they add exact zeros to every sum.
@@ -285,7 +289,7 @@ static void gather_pad(gather* g) {
 
 // exp(-s) of LANES values at once, 0 <= s <= 9: exp_neg_inline lane by lane (the same
 // operations in the same order: the same bits).
-static inline lanes exp_neg_lanes(lanes s) {
+LV_INLINE lanes exp_neg_lanes(lanes s) {
     tc_real sl[LANES], t[LANES];
     lv_store(sl, s);
     int k[LANES];
