@@ -116,6 +116,7 @@ static void finish(const mpr_state* m, tc_vec3 v0, const mpr_vertex p[3], tc_vec
 // the fill buffers the refinement's own loads need).
 static void prefetch_planes(const tc_convex* c) {
     if (!c->hull) return;
+    __builtin_prefetch((const char*)c->hull + 64); // the header's second line: offsets and topology pointers
     const char* p = (const char*)c->hull->face_normals;
     size_t bytes = (size_t)c->hull->face_count * sizeof(tc_vec3);
     for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(p + at);
