@@ -40,8 +40,10 @@ static void place_at_origin(placed* p, const tc_shape* s) {
         p->convex = (tc_convex){p->local_buf, 1, s->radius, tc_v3_zero(), NULL, NULL, 0};
         return;
     }
-    const tc_hull* h = s->hull;
-    p->convex = (tc_convex){h->vertices, h->vertex_count, 0, h->centroid, h, h->soa, h->soa_stride};
+    const tc_hull* h = s->hull; // every reader takes the packed copy: the AoS pointer's cache line stays untouched
+    p->convex = (tc_convex){NULL, h->vertex_count, 0, h->centroid, h, h->soa, h->soa_stride};
+    const char* soa = (const char*)h->soa; // the first scans' lines, asked for together (a hint)
+    for (int at = 0; at < 3 * 8 * h->soa_stride && at < 512; at += 64) __builtin_prefetch(soa + at);
 }
 
 // The other shape at `pose` in the query frame: its vertices are placed once, by a matrix
