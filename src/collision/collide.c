@@ -68,7 +68,7 @@ static void place(placed* p, const tc_shape* s, tc_transform pose) {
     int n = dst ? h->vertex_count : 0;
     tc_mat3 r = tc_quat_to_mat3(pose.q);
     bool packed = n && h->soa_stride <= TC_MAX_PACKED; // packed copies of large hulls are not kept
-    if (packed) tc_soa_place(h->soa, h->soa_stride, n, r, pose.p, p->soa_buf, NULL); // every reader takes the packed copy
+    if (packed) tc_soa_place(h->soa, h->soa_stride, n, &r, &pose.p, p->soa_buf, NULL); // every reader takes the packed copy
     else
         for (int i = 0; i < n; ++i) dst[i] = tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->vertices[i]));
     p->convex = (tc_convex){packed ? NULL : dst, n ? n : 1, 0, tc_v3_add(pose.p, tc_mat3_mul_v3(r, h->centroid)), n ? h : NULL,

@@ -61,27 +61,27 @@ __attribute__((target("avx2"))) static int scan16_pair_avx2(const tc_real* a, co
     return scan16_avx2(a, dx, dy, dz) | scan16_avx2(b, -dx, -dy, -dz) << 16;
 }
 
-__attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+__attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
-    const tc_real* tt = &t.x;
+    const tc_real* tt = &t->x;
     for (int i = 0; i < stride; i += 4) {
         __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i), pz = _mm256_loadu_pd(z + i);
         for (int row = 0; row < 3; ++row) {
-            __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r.m[row][0]), px), _mm256_mul_pd(_mm256_set1_pd(r.m[row][1]), py));
-            a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_set1_pd(r.m[row][2]), pz));
+            __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r->m[row][0]), px), _mm256_mul_pd(_mm256_set1_pd(r->m[row][1]), py));
+            a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_set1_pd(r->m[row][2]), pz));
             _mm256_storeu_pd(out + row * stride + i, _mm256_add_pd(_mm256_set1_pd(tt[row]), a));
         }
     }
 }
 
-static void place_sse2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place_sse2(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
-    const tc_real* tt = &t.x;
+    const tc_real* tt = &t->x;
     for (int i = 0; i < stride; i += 2) {
         __m128d px = _mm_loadu_pd(x + i), py = _mm_loadu_pd(y + i), pz = _mm_loadu_pd(z + i);
         for (int row = 0; row < 3; ++row) {
-            __m128d a = _mm_add_pd(_mm_mul_pd(_mm_set1_pd(r.m[row][0]), px), _mm_mul_pd(_mm_set1_pd(r.m[row][1]), py));
-            a = _mm_add_pd(a, _mm_mul_pd(_mm_set1_pd(r.m[row][2]), pz));
+            __m128d a = _mm_add_pd(_mm_mul_pd(_mm_set1_pd(r->m[row][0]), px), _mm_mul_pd(_mm_set1_pd(r->m[row][1]), py));
+            a = _mm_add_pd(a, _mm_mul_pd(_mm_set1_pd(r->m[row][2]), pz));
             _mm_storeu_pd(out + row * stride + i, _mm_add_pd(_mm_set1_pd(tt[row]), a));
         }
     }
@@ -100,24 +100,24 @@ static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real 
 
 tc_soa_pair16_fn tc_soa_pair16(void) { return has_avx2() ? scan16_pair_avx2 : scan16_pair_scalar; }
 
-static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place4(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     if (has_avx2()) place_avx2(soa, stride, r, t, out);
     else place_sse2(soa, stride, r, t, out);
 }
 #else
-static void place_scalar(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place_scalar(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     for (int i = 0; i < stride; ++i) {
-        tc_vec3 p = tc_v3_add(t, tc_mat3_mul_v3(r, tc_v3(soa[i], soa[stride + i], soa[2 * stride + i])));
+        tc_vec3 p = tc_v3_add(*t, tc_mat3_mul_v3(*r, tc_v3(soa[i], soa[stride + i], soa[2 * stride + i])));
         out[i] = p.x, out[stride + i] = p.y, out[2 * stride + i] = p.z;
     }
 }
 
 static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) { return scan_scalar(soa, stride, dx, dy, dz); }
-static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
+static void place4(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
 tc_soa_pair16_fn tc_soa_pair16(void) { return scan16_pair_scalar; }
 #endif
 
-void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos) {
+void tc_soa_place(const tc_real* soa, int stride, int n, const tc_mat3* r, const tc_vec3* t, tc_real* out, tc_vec3* aos) {
     place4(soa, stride, r, t, out);
     for (int i = 0; aos && i < n; ++i) aos[i] = tc_v3(out[i], out[stride + i], out[2 * stride + i]);
 }

@@ -17,8 +17,9 @@ void tc_soa_pack(const tc_vec3* points, int n, tc_real* soa);
 
 /// Places packed points: out = t + R p for every packed entry (padding included), with the same
 /// operation order as tc_v3_add(t, tc_mat3_mul_v3(R, p)) (bitwise equal results). Also writes the
-/// n placed points to `aos` when it is not NULL.
-void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos);
+/// n placed points to `aos` when it is not NULL. r and t by address: passed by value they went
+/// through the stack as 8-byte stores read back by 16-byte loads (a failed store forward).
+void tc_soa_place(const tc_real* soa, int stride, int n, const tc_mat3* r, const tc_vec3* t, tc_real* out, tc_vec3* aos);
 
 /// Index of the first packed point with the largest d . p (stride >= 4, a multiple of 4).
 int tc_soa_support(const tc_real* soa, int stride, tc_vec3 d);

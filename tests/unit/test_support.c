@@ -96,7 +96,7 @@ static void test_place_bitwise(void** state) {
         int s = tc_soa_stride(n);
         tc_mat3 r = tc_quat_to_mat3(tc_quat_normalize(tc_quat_make(rnd(), rnd(), rnd(), rnd())));
         tc_vec3 t = tc_v3(rnd(), rnd(), rnd());
-        tc_soa_place(soa, s, n, r, t, out, aos);
+        tc_soa_place(soa, s, n, &r, &t, out, aos);
         for (int i = 0; i < s; ++i) {
             tc_vec3 want = tc_v3_add(t, tc_mat3_mul_v3(r, p[i < n ? i : 0]));
             assert_true(out[i] == want.x && out[s + i] == want.y && out[2 * s + i] == want.z);
