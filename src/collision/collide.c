@@ -86,7 +86,8 @@ static int emit(tc_feature_point* fp, int count, tc_vec3 n, tc_transform body_a,
     out->count = 0;
     for (int i = 0; i < count && out->count < TC_MAX_MANIFOLD_POINTS; ++i) {
         tc_manifold_point* m = &out->points[out->count++];
-        memset(m, 0, sizeof *m);
+        // every field set here, no memset: its `rep stos` cost more than the rest of the loop
+        m->normal_impulse = m->tangent_impulse[0] = m->tangent_impulse[1] = m->age = 0;
         m->point = tc_v3_scale(tc_v3_add(fp[i].on_a, fp[i].on_b), 0.5);
         m->normal = n;
         m->anchor_a = tc_transform_inv_point(body_a, fp[i].on_a);
