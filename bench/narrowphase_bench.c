@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 #include "collision/collide.h"
 #include "geometry/hull.h"
+#include "bench_random.h"
 #include "tactus/tactus.h"
 
 #include <math.h>
@@ -27,13 +28,6 @@ static double cpu_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static uint64_t s_rng = 0x9E3779B97F4A7C15ull;
-static double urand(void) { // splitmix64, as in rigid_peers.c
-    uint64_t z = (s_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-}
 
 static void random_rock(tc_vec3* out, int npts, double radius) {
     for (int i = 0; i < npts; ++i) {
@@ -69,8 +63,8 @@ typedef struct motion {
 
 static motion random_motion(void) {
     motion m;
-    m.v = tc_v3(urand() - 0.5, urand() - 0.5, urand() - 0.5);
-    m.w = tc_v3(4 * (urand() - 0.5), 4 * (urand() - 0.5), 4 * (urand() - 0.5));
+    m.v = urand_vec3(1);
+    m.w = urand_vec3(4);
     return m;
 }
 
@@ -184,8 +178,8 @@ int main(int argc, char** argv) {
         d.point_count = npts;
         tc_shape_init(&shapes[c], &d, false, "rock", NULL);
         poses[c] = tc_transform_identity();
-        if (c & 1) poses[c].p = tc_v3(0.3 + 0.6 * urand(), 0.4 * urand() - 0.2, 0.4 * urand() - 0.2);
-        poses[c].q = tc_quat_normalize(tc_quat_make(urand() - 0.5, urand() - 0.5, urand() - 0.5, urand() - 0.5));
+        if (c & 1) poses[c].p = urand_offset();
+        poses[c].q = urand_rotation();
     }
     int hits = 0, points = 0;
     uint64_t h = 0xCBF29CE484222325ull;

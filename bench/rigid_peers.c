@@ -8,6 +8,7 @@
 
 #include "collision/collide.h"
 #include "geometry/hull.h"
+#include "bench_random.h"
 #include "tactus/tactus.h"
 
 #include <math.h>
@@ -24,13 +25,6 @@ double bench_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static uint64_t s_rng = 0x9E3779B97F4A7C15ull;
-static double urand(void) { // splitmix64
-    uint64_t z = (s_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-}
 
 static tc_world* tactus_world(int iterations) {
     tc_world_def d = tc_world_def_default();
@@ -190,8 +184,8 @@ static void bench_narrowphase_frames(const tc_shape* shapes, const tc_transform*
     double* pose = malloc((size_t)configs * 2 * (size_t)frames * 7 * sizeof *pose);
     for (int c = 0; c < 2 * configs; ++c) pack_body_points(((c & 1) ? bb : ba) + 3 * npts * (c / 2), shapes[c].hull, npts);
     for (int c = 0; c < 2 * configs; ++c) {
-        vel[2 * c] = tc_v3(urand() - 0.5, urand() - 0.5, urand() - 0.5);
-        vel[2 * c + 1] = tc_v3(4 * (urand() - 0.5), 4 * (urand() - 0.5), 4 * (urand() - 0.5));
+        vel[2 * c] = urand_vec3(1);
+        vel[2 * c + 1] = urand_vec3(4);
     }
     for (int f = 0; f < frames; ++f)
         for (int c = 0; c < 2 * configs; ++c) {
@@ -261,8 +255,8 @@ static void bench_narrowphase(int configs, int repeat) {
         d.point_count = npts;
         tc_shape_init(&shapes[c], &d, false, "rock", NULL);
         poses[c] = tc_transform_identity();
-        if (c & 1) poses[c].p = tc_v3(0.3 + 0.6 * urand(), 0.4 * urand() - 0.2, 0.4 * urand() - 0.2);
-        poses[c].q = tc_quat_normalize(tc_quat_make(urand() - 0.5, urand() - 0.5, urand() - 0.5, urand() - 0.5));
+        if (c & 1) poses[c].p = urand_offset();
+        poses[c].q = urand_rotation();
         double* dst = (c & 1) ? wb + 3 * npts * (c / 2) : wa + 3 * npts * (c / 2);
         const tc_hull* h = shapes[c].hull; // libccd sees the hull's vertices placed in the world
         counts[c] = h->vertex_count;

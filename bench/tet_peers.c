@@ -6,7 +6,11 @@
 // bench/CMakeLists.txt), so the library is measured unchanged. Contact quality is measured the
 // same way for both engines from the vertex positions: the deepest vertex inside the other box
 // (distance to its boundary), inverted tets, and whether the boxes come apart.
-// usage: tet_peers_bench [--quick | --cubes n]   (n: boxes of (n+1) x n x n cubes)
+// usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--out prefix]]
+//   n: boxes of (n+1) x n x n cubes; --sweep: every engine at several settings (Tactus 1-4
+//   sub-steps, Bullet sub-steps x iterations x volume conservation), written to
+//   <prefix>_<tets>.csv, and per Tactus row the cheapest Bullet row of equal or better quality
+//   (<prefix>_<tets>_match.csv); bench/tet_sweep.gp plots the first.
 #define _POSIX_C_SOURCE 200809L
 #include "peers/soft_peers.h"
 
@@ -33,11 +37,28 @@ static double now(void) {
 void __real_tc_tet_collide(tc_world* w, tc_real h);
 void __wrap_tc_tet_collide(tc_world* w, tc_real h);
 static double s_collide_seconds;
+static double s_probe_seconds; ///< the time of the check below, taken off the step's time
+static bool s_touched;         ///< some sub-step of the current step had a pushing contact
+
+// A vertex with a pushing contact has a nonzero contact term (the kind's force pass zeroes them
+// before every sub-step's collide): this sees contacts in any sub-step, where the world's contact
+// list holds the last sub-step's only.
+static bool any_contact_term(const tc_world* w) {
+    const tc_tet_store* s = tc_tet_store_of(w);
+    for (int i = 0; i < s->bodies.count; ++i)
+        for (int p = 0; p < s->bodies.data[i].n; ++p)
+            if (s->bodies.data[i].contact_jac[p].m[0][0] + s->bodies.data[i].contact_jac[p].m[1][1] + s->bodies.data[i].contact_jac[p].m[2][2] > 0)
+                return true;
+    return false;
+}
 
 void __wrap_tc_tet_collide(tc_world* w, tc_real h) {
     double t0 = now();
     __real_tc_tet_collide(w, h);
-    s_collide_seconds += now() - t0;
+    double t1 = now();
+    s_collide_seconds += t1 - t0;
+    if (!s_touched) s_touched = any_contact_term(w);
+    s_probe_seconds += now() - t1;
 }
 
 // ---- the shared mesh
@@ -254,6 +275,8 @@ typedef struct run_result {
     double max_depth;                  ///< m
     int max_inside, max_inverted, final_inside;
     double final_closing_speed;        ///< m/s, > 0: the boxes still approach
+    uint64_t state_hash;               ///< Tactus: tc_world_hash at the end (bit-identity checks across builds)
+    double cg_contact, cg_free;        ///< Tactus: CG iterations of each step's last sub-step (mean of the bodies), summed over contact / free steps
 } run_result;
 
 typedef struct positions {
@@ -267,10 +290,11 @@ static double mean_x(const double* x, int n) {
     return s / n;
 }
 
-static void record(run_result* r, const scene* s, positions* p, double dt, int points, double collide) {
+// contact: the engine had contacts in some sub-step of this step (points: in its last one).
+static void record(run_result* r, const scene* s, positions* p, double dt, bool contact, int points, double collide) {
     r->steps++;
     r->seconds += dt;
-    if (points > 0) r->contact_steps++, r->contact_seconds += dt, r->points += points, r->collide_contact += collide;
+    if (contact) r->contact_steps++, r->contact_seconds += dt, r->points += points, r->collide_contact += collide;
     else r->collide_free += collide;
     const box_mesh* m = &s->mesh;
     int inside = penetration(m, p->a, p->b, s->cell, &r->max_depth) + penetration(m, p->b, p->a, s->cell, &r->max_depth);
@@ -303,10 +327,11 @@ static run_result run_tactus(const scene* s, int sub_steps) {
     tc_vec3* x = malloc((size_t)n * sizeof *x);
     positions p = {malloc((size_t)n * 3 * sizeof(double)), malloc((size_t)n * 3 * sizeof(double)), initial_gap(s)};
     for (int step = 0; step < s->steps && x && p.a && p.b; ++step) {
-        s_collide_seconds = 0;
+        s_collide_seconds = s_probe_seconds = 0;
+        s_touched = false;
         double t0 = now();
         tc_world_step(w, NULL);
-        double dt = now() - t0;
+        double dt = now() - t0 - s_probe_seconds;
         int points = 0;
         tc_world_get_contacts(w, &points);
         for (int k = 0; k < 2; ++k) {
@@ -314,8 +339,13 @@ static run_result run_tactus(const scene* s, int sub_steps) {
             double* dst = k ? p.b : p.a;
             for (int i = 0; i < n; ++i) dst[3 * i] = x[i].x, dst[3 * i + 1] = x[i].y, dst[3 * i + 2] = x[i].z;
         }
-        record(&r, s, &p, dt, points, s_collide_seconds);
+        bool contact = s_touched || points > 0;
+        record(&r, s, &p, dt, contact, points, s_collide_seconds);
+        double iterations = 0;
+        for (int k = 0; k < 2; ++k) iterations += 0.5 * tc_tet_body_at(w, tc_world_resolve(w, ids[k])->index)->solver.iterations;
+        *(contact ? &r.cg_contact : &r.cg_free) += iterations;
     }
+    r.state_hash = tc_world_hash(w);
     free(x), free(p.a), free(p.b);
     tc_world_destroy(w);
     return r;
@@ -327,7 +357,13 @@ static run_result run_tactus(const scene* s, int sub_steps) {
 // 100,000-tet boxes. Links, contacts and the mass-ratio contact split are scale-free.
 enum { BULLET_SCALE = 10 };
 
-static run_result run_bullet(const scene* s, int sub_steps, int piterations) {
+// Bullet's knobs that the sweep varies (the material stays kLST = 1, the margin and friction fixed).
+typedef struct bullet_setting {
+    int sub_steps, piterations, viterations;
+    double kvc; ///< volume conservation, 0: off
+} bullet_setting;
+
+static run_result run_bullet(const scene* s, bullet_setting set) {
     run_result r = {0};
     double k_len = BULLET_SCALE;
     char *node = tetgen_node(&s->mesh, k_len), *ele = tetgen_ele(&s->mesh);
@@ -337,7 +373,15 @@ static run_result run_bullet(const scene* s, int sub_steps, int piterations) {
         bodies[k] = (soft_peer_body){node, ele, s->mesh.edges, s->mesh.edge_count,
                                      {k_len * s->offset[k].x, k_len * s->offset[k].y, k_len * s->offset[k].z},
                                      {k_len * s->velocity[k].x, k_len * s->velocity[k].y, k_len * s->velocity[k].z}, mass};
-    soft_peer_scene sc = {bodies, 2, 1.0 / 60, sub_steps, piterations, 0.25 * s->cell * k_len, s->friction};
+    soft_peer_scene sc = {.bodies = bodies,
+                          .body_count = 2,
+                          .time_step = 1.0 / 60,
+                          .sub_steps = set.sub_steps,
+                          .piterations = set.piterations,
+                          .viterations = set.viterations,
+                          .kvc = set.kvc,
+                          .margin = 0.25 * s->cell * k_len,
+                          .friction = s->friction};
     soft_peer* peer = node && ele ? soft_peer_create(&sc) : NULL;
     int n = s->mesh.n;
     positions p = {malloc((size_t)n * 3 * sizeof(double)), malloc((size_t)n * 3 * sizeof(double)), initial_gap(s)};
@@ -349,7 +393,7 @@ static run_result run_bullet(const scene* s, int sub_steps, int piterations) {
         soft_peer_positions(peer, 1, p.b);
         for (int i = 0; i < 3 * n; ++i) p.a[i] /= k_len, p.b[i] /= k_len;
         int pairs = 0, points = soft_peer_contact_count(peer, &pairs);
-        record(&r, s, &p, dt, points, 0);
+        record(&r, s, &p, dt, soft_peer_step_had_contacts(peer) || points > 0, points, 0);
         if (points > 0) r.pairs += pairs;
     }
     if (peer) soft_peer_destroy(peer);
@@ -413,8 +457,8 @@ static void bench_size(int n, int steps) {
     }
     int piterations = 4;
     run_result t = run_tactus(&s, s.sub_steps), t1 = run_tactus(&s, 1);
-    run_result b1 = run_bullet(&s, 1, piterations);
-    run_result bs = run_bullet(&s, s.sub_steps, piterations);
+    run_result b1 = run_bullet(&s, (bullet_setting){1, piterations, 0, 0});
+    run_result bs = run_bullet(&s, (bullet_setting){s.sub_steps, piterations, 0, 0});
     print_row(&s, "tactus", s.sub_steps, &t, &t, true);
     print_row(&s, "bullet_sub", s.sub_steps, &bs, &t, false);
     print_row(&s, "tactus_1", 1, &t1, &t1, true);
@@ -425,14 +469,226 @@ static void bench_size(int n, int steps) {
     free_mesh(&s.mesh);
 }
 
+// ---- the quality sweep (--sweep): every engine at several settings, and for each Tactus row the
+// cheapest Bullet row whose contact quality is equal or better on every metric
+
+typedef struct sweep_row {
+    bool tactus;
+    bullet_setting set; ///< Tactus: sub_steps only
+    run_result r;
+} sweep_row;
+
+static double ms_contact(const run_result* r) { return per_step(r->contact_seconds, r->contact_steps); }
+static double ms_all(const run_result* r) { return per_step(r->seconds, r->steps); }
+static bool came_apart(const run_result* r) { return r->final_inside == 0 && r->final_closing_speed < 0; }
+
+// b's contact quality is equal to or better than t's on every metric: the deepest vertex, the
+// vertices inside, the inverted tets (all maxima over the run) and, if t's boxes came apart, b's too.
+static bool quality_at_least(const run_result* b, const run_result* t) {
+    return b->max_depth <= t->max_depth && b->max_inside <= t->max_inside && b->max_inverted <= t->max_inverted && (came_apart(b) || !came_apart(t));
+}
+
+static const char* engine_name(const sweep_row* row) { return row->tactus ? "tactus" : "bullet"; }
+
+static void print_sweep_row(int tets, const sweep_row* row) {
+    const run_result* r = &row->r;
+    printf("%-7d %-7s %4d %6d %6d %8.0f %10.2f %10.2f %6d %9.2f %7d %7d %5s\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+           row->set.viterations, row->set.kvc, ms_contact(r), ms_all(r), r->contact_steps, 1e3 * r->max_depth, r->max_inside, r->max_inverted,
+           came_apart(r) ? "yes" : "no");
+    fflush(stdout);
+}
+
+static void write_sweep_csv(const char* path, int tets, const sweep_row* rows, int count) {
+    FILE* f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "tet_peers_bench: cannot write %s\n", path);
+        return;
+    }
+    fprintf(f, "tets,engine,sub_steps,piterations,viterations,kvc,ms_step_contact,ms_step_all,max_pen_mm,inside_max,inverted_max,apart,contact_steps,steps\n");
+    for (int k = 0; k < count; ++k) {
+        const sweep_row* row = rows + k;
+        fprintf(f, "%d,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+                row->set.viterations, row->set.kvc, ms_contact(&row->r), ms_all(&row->r), 1e3 * row->r.max_depth, row->r.max_inside,
+                row->r.max_inverted, came_apart(&row->r), row->r.contact_steps, row->r.steps);
+    }
+    fclose(f);
+}
+
+// The cheapest Bullet row of at least t's quality, or -1: by ms/step over its contact steps
+// (by_contact) or over all steps.
+static int cheapest_match(const sweep_row* rows, int count, const run_result* t, bool by_contact) {
+    int best = -1;
+    for (int k = 0; k < count; ++k) {
+        if (rows[k].tactus || !quality_at_least(&rows[k].r, t)) continue;
+        double cost = by_contact ? ms_contact(&rows[k].r) : ms_all(&rows[k].r);
+        if (best < 0 || cost < (by_contact ? ms_contact(&rows[best].r) : ms_all(&rows[best].r))) best = k;
+    }
+    return best;
+}
+
+static void setting_name(const sweep_row* b, char* name, size_t size) {
+    snprintf(name, size, "(%d, %d, %d, %g)", b->set.sub_steps, b->set.piterations, b->set.viterations, b->set.kvc);
+}
+
+// Per Tactus row, the cheapest Bullet row of equal or better quality by contact-step cost and by
+// whole-run cost (they can differ: a setting with cheap free-flight steps but dear contact steps).
+static void print_matches(const char* path, int tets, const sweep_row* rows, int count) {
+    FILE* f = fopen(path, "w");
+    if (f) fprintf(f, "tets,tactus_sub_steps,tactus_ms_contact,tactus_ms_all,by,bullet_sub_steps,bullet_piterations,bullet_viterations,bullet_kvc,"
+                      "bullet_ms_contact,bullet_ms_all,ratio_contact,ratio_all\n");
+    printf("cheapest Bullet row of equal or better quality on every metric, by ms/step over contact steps and over all steps\n"
+           "(ratio = Bullet ms/step / Tactus ms/step, > 1: Tactus is faster)\n");
+    printf("%-7s %4s %10s %10s   %-8s %-22s %10s %10s %8s %8s\n", "tets", "sub", "ms contact", "ms all", "by", "bullet (sub,it,vit,kVC)", "ms contact",
+           "ms all", "ratio c", "ratio all");
+    for (int k = 0; k < count; ++k) {
+        if (!rows[k].tactus) continue;
+        const run_result* t = &rows[k].r;
+        for (int by = 0; by < 2; ++by) {
+            const char* by_name = by == 0 ? "contact" : "all";
+            int m = cheapest_match(rows, count, t, by == 0);
+            printf("%-7d %4d %10.2f %10.2f   %-8s ", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name);
+            if (m < 0) {
+                printf("%-22s\n", "none");
+                if (f) fprintf(f, "%d,%d,%.4f,%.4f,%s,,,,,,,,\n", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name);
+                continue;
+            }
+            const sweep_row* b = rows + m;
+            char name[64];
+            setting_name(b, name, sizeof name);
+            double rc = ms_contact(&b->r) / ms_contact(t), ra = ms_all(&b->r) / ms_all(t);
+            printf("%-22s %10.2f %10.2f %8.2f %8.2f\n", name, ms_contact(&b->r), ms_all(&b->r), rc, ra);
+            if (f)
+                fprintf(f, "%d,%d,%.4f,%.4f,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%.4f\n", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name,
+                        b->set.sub_steps, b->set.piterations, b->set.viterations, b->set.kvc, ms_contact(&b->r), ms_all(&b->r), rc, ra);
+        }
+    }
+    if (f) fclose(f);
+}
+
+// Bullet's settings. The full grid: sub-steps 1-16 x position iterations 1-8 (and a few rows in
+// between near the cheapest rows without inverted tets), volume conservation
+// kVC at 4 position iterations (measured at 9,720 tets, 4 sub-steps: 1e2-1e4 change little, 1e5-1e6
+// take the inverted tets from 663 to 387-224, 1e7 blows up), and one row with 8 velocity and drift
+// iterations (Bullet's default Positions preset has empty sequences for both, so the velocity pass
+// solves nothing and only re-integrates x = q + v h before the position iterations).
+static const double k_sweep_kvc[] = {1e4, 1e5, 1e6};
+
+enum { MAX_SWEEP_ROWS = 64 };
+
+// --bullet "sub:piter:viter:kvc,...": the Bullet rows given on the command line instead.
+static int parse_bullet_rows(const char* text, bullet_setting* out) {
+    int count = 0;
+    for (const char* c = text; c && *c && count < MAX_SWEEP_ROWS - 4;) {
+        bullet_setting b = {0};
+        if (sscanf(c, "%d:%d:%d:%lf", &b.sub_steps, &b.piterations, &b.viterations, &b.kvc) != 4 || b.sub_steps < 1 || b.piterations < 0 ||
+            b.viterations < 0 || b.kvc < 0)
+            return -1;
+        out[count++] = b;
+        c = strchr(c, ',');
+        if (c) c++;
+    }
+    return count;
+}
+
+static int bullet_grid(bullet_setting* out, bool reduced, const char* rows_text) {
+    int count = 0;
+    if (rows_text) return parse_bullet_rows(rows_text, out);
+    if (reduced) { // 100,800 tets: around the rows that decided the 9,720-tet matches (no inverted tet)
+        static const bullet_setting rows[] = {{4, 4, 0, 0},  {4, 8, 0, 0},  {8, 2, 0, 0},  {8, 4, 0, 0},  {8, 8, 0, 0},  {12, 4, 0, 0},
+                                              {16, 2, 0, 0}, {16, 3, 0, 0}, {16, 4, 0, 0}, {16, 8, 0, 0}, {24, 2, 0, 0}, {32, 2, 0, 0}};
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; ++k) out[count++] = rows[k];
+        return count;
+    }
+    static const int subs[] = {1, 2, 4, 8, 16}, piters[] = {1, 2, 4, 8};
+    for (int a = 0; a < 5; ++a)
+        for (int c = 0; c < 4; ++c) out[count++] = (bullet_setting){subs[a], piters[c], 0, 0};
+    for (int a = 0; a < 5; ++a)
+        for (size_t c = 0; c < sizeof k_sweep_kvc / sizeof k_sweep_kvc[0]; ++c) out[count++] = (bullet_setting){subs[a], 4, 0, k_sweep_kvc[c]};
+    out[count++] = (bullet_setting){4, 4, 8, 0};
+    static const bullet_setting between[] = {{6, 2, 0, 0}, {6, 4, 0, 0}, {12, 2, 0, 0}}; // near the cheapest clean rows
+    for (size_t k = 0; k < sizeof between / sizeof between[0]; ++k) out[count++] = between[k];
+    return count;
+}
+
+static int s_tactus_only = 0; ///< --tactus k: the sweep's Tactus rows at k sub-steps only (profiling)
+
+static void sweep_size(int n, int steps, bool reduced, const char* rows_text, const char* prefix) {
+    scene s;
+    if (!make_scene(&s, n, steps)) {
+        fprintf(stderr, "tet_peers_bench: could not build the %d-cube box\n", n);
+        return;
+    }
+    int tets = 2 * s.mesh.tet_count, count = 0;
+    sweep_row rows[MAX_SWEEP_ROWS];
+    bullet_setting grid[MAX_SWEEP_ROWS];
+    int grid_count = bullet_grid(grid, reduced, rows_text);
+    if (grid_count < 0) {
+        fprintf(stderr, "tet_peers_bench: --bullet wants sub:piter:viter:kvc[,...]\n");
+        free_mesh(&s.mesh);
+        return;
+    }
+    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "ms/step", "ms/step",
+           "steps", "max pen", "inside", "invert", "apart");
+    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "", "", "", "", "", "", "contact", "all", "contact", "mm", "max", "max", "");
+    for (int sub = 1; sub <= 4; ++sub) {
+        if (s_tactus_only > 0 && sub != s_tactus_only) continue;
+        rows[count] = (sweep_row){true, {sub, 0, 0, 0}, run_tactus(&s, sub)};
+        print_sweep_row(tets, &rows[count++]);
+    }
+    for (int k = 0; k < grid_count && count < MAX_SWEEP_ROWS; ++k) {
+        rows[count] = (sweep_row){false, grid[k], run_bullet(&s, grid[k])};
+        print_sweep_row(tets, &rows[count++]);
+    }
+    for (int k = 0; k < count; ++k) {
+        const run_result* r = &rows[k].r;
+        if (rows[k].tactus)
+            printf("(tactus at %d sub-steps: %d contact steps of %d, CG iterations per sub-step %.1f with contact, %.1f without (each step's last); "
+                   "state hash %016llx after the run)\n",
+                   rows[k].set.sub_steps, r->contact_steps, r->steps, r->contact_steps ? r->cg_contact / r->contact_steps : 0,
+                   r->steps > r->contact_steps ? r->cg_free / (r->steps - r->contact_steps) : 0, (unsigned long long)r->state_hash);
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s_%d.csv", prefix, tets);
+    write_sweep_csv(path, tets, rows, count);
+    printf("(rows written to %s)\n", path);
+    snprintf(path, sizeof path, "%s_%d_match.csv", prefix, tets);
+    print_matches(path, tets, rows, count);
+    fflush(stdout);
+    free_mesh(&s.mesh);
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--out prefix]]\n");
+}
+
 int main(int argc, char** argv) {
-    bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    int cubes = argc > 2 && strcmp(argv[1], "--cubes") == 0 ? atoi(argv[2]) : 0; // one size only
+    bool quick = false, sweep = false, reduced = false;
+    int cubes = 0; // 0: both sizes
+    const char* prefix = "tet_sweep";
+    const char* rows_text = NULL;
+    for (int k = 1; k < argc; ++k) {
+        if (strcmp(argv[k], "--quick") == 0) quick = true;
+        else if (strcmp(argv[k], "--sweep") == 0) sweep = true;
+        else if (strcmp(argv[k], "--reduced") == 0) reduced = true;
+        else if (strcmp(argv[k], "--cubes") == 0 && k + 1 < argc) cubes = atoi(argv[++k]);
+        else if (strcmp(argv[k], "--out") == 0 && k + 1 < argc) prefix = argv[++k];
+        else if (strcmp(argv[k], "--bullet") == 0 && k + 1 < argc) rows_text = argv[++k];
+        else if (strcmp(argv[k], "--tactus") == 0 && k + 1 < argc) s_tactus_only = atoi(argv[++k]);
+        else return usage(), 2;
+    }
+    if (cubes < 0 || cubes > 40) return usage(), 2;
     printf("Tactus tet contact benchmark: two boxes head-on at 2 m/s each, 1/60 s steps, no gravity, E = 200 kPa\n");
+    if (sweep) { // 9,720 tets with the full Bullet grid, 100,800 with the reduced one
+        if (cubes > 0) sweep_size(cubes, 40, reduced, rows_text, prefix);
+        else if (quick) sweep_size(4, 20, reduced, rows_text, prefix);
+        else sweep_size(9, 40, false, NULL, prefix), sweep_size(20, 40, true, NULL, prefix);
+        printf("times are thread CPU time; quality maxima over the run; apart: no vertex inside at the end and the boxes separating\n");
+        return 0;
+    }
     print_header();
     if (quick) {
         bench_size(4, 20);
-    } else if (cubes > 0 && cubes <= 40) {
+    } else if (cubes > 0) {
         bench_size(cubes, 40);
     } else {
         bench_size(9, 40);  // 2 x 4,860 tets

@@ -21,6 +21,7 @@ struct soft_peer {
     std::vector<btSoftBody*> bodies;
     double time_step = 1.0 / 60;
     int sub_steps = 1;
+    bool had_contacts = false; ///< in some internal step of the last soft_peer_step
 
     ~soft_peer() {
         for (auto* b : bodies) world.removeSoftBody(b), delete b;
@@ -54,6 +55,12 @@ btSoftBody* make_body(soft_peer* p, const soft_peer_scene& s, const soft_peer_bo
         psb->m_faces[f].m_leaf = psb->m_fdbvt.insert(VolumeOf(psb->m_faces[f], 0), &psb->m_faces[f]);
     psb->setVolumeMass((btScalar)d.mass);
     psb->m_cfg.piterations = s.piterations;
+    psb->m_cfg.viterations = s.viterations;
+    psb->m_cfg.diterations = s.viterations;
+    if (s.kvc > 0) { // the force restores the volume recorded by setPose (it is 0 without it)
+        psb->m_cfg.kVC = (btScalar)s.kvc;
+        psb->setPose(true, false);
+    }
     psb->m_cfg.kDF = (btScalar)s.friction;
     psb->m_cfg.collisions = btSoftBody::fCollision::SDF_RS | btSoftBody::fCollision::VF_SS;
     psb->translate(btVector3((btScalar)d.offset[0], (btScalar)d.offset[1], (btScalar)d.offset[2]));
@@ -85,8 +92,14 @@ extern "C" void soft_peer_step(soft_peer* p) {
     // maxSubSteps = 0: exactly one internal step of h per call (no float time accumulator that
     // could drop or add a sub-step)
     btScalar h = (btScalar)(p->time_step / p->sub_steps);
-    for (int k = 0; k < p->sub_steps; ++k) p->world.stepSimulation(h, 0);
+    p->had_contacts = false;
+    for (int k = 0; k < p->sub_steps; ++k) {
+        p->world.stepSimulation(h, 0);
+        for (auto* b : p->bodies) p->had_contacts = p->had_contacts || b->m_scontacts.size() > 0; // kept until the next step
+    }
 }
+
+extern "C" int soft_peer_step_had_contacts(const soft_peer* p) { return p->had_contacts; }
 
 extern "C" int soft_peer_contact_count(const soft_peer* p, int* pairs) {
     int nodes = 0, total = 0;

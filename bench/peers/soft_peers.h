@@ -25,6 +25,10 @@ typedef struct soft_peer_scene {
     double time_step;  ///< s per soft_peer_step call
     int sub_steps;     ///< Bullet internal steps per call (fixed step time_step / sub_steps)
     int piterations;   ///< position solver iterations (links and soft-soft contacts)
+    int viterations;   ///< velocity and drift solver iterations (Bullet's default Positions preset
+                       ///< has empty sequences for both: > 0 only re-integrates x = q + v h)
+    double kvc;        ///< volume conservation kVC (Pa per m^3 of lost body volume); > 0 also
+                       ///< records the rest volume (setPose(true, false)); 0: off, Bullet's default
     double margin;     ///< m, collision margin of each body (vertex-face contacts within 2x)
     double friction;   ///< kDF
 } soft_peer_scene;
@@ -36,6 +40,8 @@ typedef struct soft_peer soft_peer;
 soft_peer* soft_peer_create(const soft_peer_scene* scene);
 /// Advances by time_step (stepSimulation with sub_steps fixed steps).
 void soft_peer_step(soft_peer* peer);
+/// Whether some internal step of the last soft_peer_step had a soft-soft contact.
+int soft_peer_step_had_contacts(const soft_peer* peer);
 /// Distinct nodes in soft-soft contact during the last internal step (both bodies); *pairs
 /// (may be NULL) gets the node-face contact count, which is larger: a node near several faces
 /// has one contact per face.

@@ -78,8 +78,10 @@ tc_real tc_tet_cell_size(const tc_tet_store* s) {
 // another body within that body's bounding box, so only vertices in another body's box are
 // hashed, and only tets and faces whose box meets another body's box are walked or hashed (two
 // boxes head-on overlap in a thin slab). A self-colliding body keeps all of its own. The boxes
-// are made here from the positions (inflated far beyond the barycentric tolerance), so the
-// result equals the unculled one.
+// are the bodies' own (b->aabb, the exact box of the positions: tc_tet_update_surface refreshes
+// it after every change of them, at creation, after each step and after a state read; made here
+// again it was 40 % of the hook), inflated far beyond the barycentric tolerance, so the result
+// equals the unculled one.
 typedef struct reach {
     int count;
     tc_aabb* box;  ///< per body
@@ -92,12 +94,7 @@ static bool reach_init(reach* r, const tc_tet_store* s, tc_real margin) {
     r->box = tc_alloc((size_t)nb * sizeof(tc_aabb));
     r->touch = tc_calloc((size_t)nb * (size_t)nb, sizeof(bool));
     if (nb > 0 && (!r->box || !r->touch)) return false;
-    for (int b = 0; b < nb; ++b) {
-        const tc_tet_body* body = &s->bodies.data[b];
-        tc_aabb box = tc_aabb_empty();
-        for (int i = 0; i < body->n; ++i) box = tc_aabb_add_point(box, body->x[i]);
-        r->box[b] = tc_aabb_inflate(box, margin);
-    }
+    for (int b = 0; b < nb; ++b) r->box[b] = tc_aabb_inflate(s->bodies.data[b].aabb, margin);
     for (int a = 0; a < nb; ++a)
         for (int b = 0; b < nb; ++b) r->touch[a * nb + b] = a != b && tc_aabb_overlap(r->box[a], r->box[b]);
     return true;

@@ -224,7 +224,9 @@ static bool too_close(const spaced_sampler* s, tc_vec3 p) {
 static tc_vec3 sampler_draw(spaced_sampler* s, tc_rng* rng) {
     tc_vec3 p = tc_v3_zero();
     for (int attempt = 0; attempt < 64; ++attempt) {
-        p = tc_v3(s->extent.x * tc_rng_uniform(rng), s->extent.y * tc_rng_uniform(rng), s->extent.z * tc_rng_uniform(rng));
+        // drawn z, y, x in sequence (unsequenced arguments differed between compilers; gcc's order kept)
+        tc_real uz = tc_rng_uniform(rng), uy = tc_rng_uniform(rng), ux = tc_rng_uniform(rng);
+        p = tc_v3(s->extent.x * ux, s->extent.y * uy, s->extent.z * uz);
         if (!s->cells || !too_close(s, p)) break;
     }
     if (s->cells && s->count < s->capacity) {

@@ -135,7 +135,10 @@ static int sample_phyxels(const tc_points_body_def* d, vec3_array* out) {
         for (int j = 0; j < n[1]; ++j)
             for (int i = 0; i < n[0]; ++i) {
                 tc_vec3 p = tc_v3(box.lo.x + step[0] * (i + 0.5), box.lo.y + step[1] * (j + 0.5), box.lo.z + step[2] * (k + 0.5));
-                tc_vec3 jit = tc_v3(rand01(&rng) - 0.5, rand01(&rng) - 0.5, rand01(&rng) - 0.5);
+                // One draw per statement: as unsequenced arguments gcc drew z first and clang x
+                // first (different bodies per compiler); this keeps gcc's order.
+                tc_real jz = rand01(&rng) - 0.5, jy = rand01(&rng) - 0.5, jx = rand01(&rng) - 0.5;
+                tc_vec3 jit = tc_v3(jx, jy, jz);
                 p = tc_v3_madd(p, d->jitter * d->phyxel_spacing, jit);
                 if (inside_shape(d, p)) tc_array_push(out, p);
             }

@@ -8,18 +8,19 @@
 /// The implicit step's linear system, a symmetric block sparse matrix with one 3x3 block per
 /// vertex pair sharing an edge: rows are vertices, the blocks of row i are those of the edge
 /// adjacency (adj[adj_start[i]..adj_start[i+1]) are their columns). Assembly adds into one block
-/// per edge (u, v), u < v; the CG solve then copies the system's blocks into full rows (lower
-/// columns first), so its product and its symmetric Gauss-Seidel preconditioner stream through
-/// memory without transposes. Everything is allocated at creation: a step allocates nothing.
+/// per edge (u, v), u < v; the CG solve scales them in place and walks the rows through
+/// row_col / row_edge (lower columns first), reading a lower entry's block transposed: one copy of
+/// the matrix. Everything is allocated at creation: a step allocates nothing.
+struct tc_tet_rest_lanes; ///< the rest-state inputs of the assembly, 16 tets per entry (tet_assemble.c)
+
 typedef struct tc_tet_solver {
     tc_mat3* diag;       ///< n: diagonal blocks (of K after assembly, of the system after form_system, their Cholesky factors L during CG)
-    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system during CG)
+    tc_mat3* off;        ///< edge_count: block (u, v) of edge (u, v), u < v (of K after assembly, of the scaled system G_u A_uv G_v^T during CG)
     int* adj_edge;       ///< adj_start[n]: the edge of each adjacency entry
-    tc_mat3* rotations;  ///< per tet: the rotation of the last assembly
+    struct tc_tet_rest_lanes* rest_lanes; ///< one per 16 tets: rest shape inverse, gradients, volume, edge orientation, in lane arrays
     int* tet_edges;      ///< 6 per tet: the edge of each local vertex pair (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    tc_mat3* rows;       ///< adj_start[n]: the system's off-diagonal blocks row by row, columns below the row first (scaled G_i A_ij G_j^T during CG)
-    int* row_col;        ///< adj_start[n]: column of each entry of rows
-    int* row_edge;       ///< adj_start[n]: edge of each entry of rows
+    int* row_col;        ///< adj_start[n]: column of each entry of the rows (lower columns first, then upper, each ascending)
+    int* row_edge;       ///< adj_start[n]: the edge (block in off) of each entry
     int* row_split;      ///< n: first entry of each row whose column is above the row
     tc_mat3* inv_diag;   ///< n: inverse Cholesky factors G = L^-1 of the system's diagonal blocks (0 for fixed vertices)
     tc_vec3* work;       ///< 7 n vectors of scratch
@@ -54,7 +55,7 @@ typedef struct tc_tet_body {
     bool self_collision;
     tc_vec3 user_force;
     tc_material material;
-    tc_aabb aabb;
+    tc_aabb aabb;               ///< exact box of x: tc_tet_update_surface after every change of x (the contact culling relies on it)
 } tc_tet_body;
 
 typedef struct tc_tet_store {
@@ -66,9 +67,13 @@ static inline tc_tet_body* tc_tet_body_at(const tc_world* w, int i) { return &tc
 
 /// Elastic forces (corotational linear, QR rotations) added to b->f.
 void tc_tet_elastic_forces(tc_tet_body* b);
+/// The rotation of the Gram-Schmidt QR of deformation gradient F (identity when its first column
+/// vanishes, any perpendicular second column when the first two are parallel).
+tc_mat3 tc_tet_qr_rotation(tc_mat3 F);
 /// Elastic forces added to b->f and the warped stiffness K (the force's negative Jacobian with
 /// the rotations held) assembled into b->solver.diag / off, replacing what they held (valid
-/// until the step's solve, which reuses both).
+/// until the step's solve, which reuses both). The forces equal tc_tet_elastic_forces' bit for
+/// bit (tet_assemble.c).
 void tc_tet_assemble(tc_tet_body* b);
 /// y = K d for the assembled blocks (rows of fixed vertices give 0).
 void tc_tet_multiply(const tc_tet_body* b, const tc_vec3* d, tc_vec3* y);
@@ -79,6 +84,10 @@ void tc_tet_update_surface(tc_tet_body* b);
 /// edge adjacency. Returns false when out of memory.
 bool tc_tet_solver_init(tc_tet_body* b);
 void tc_tet_solver_free(tc_tet_body* b);
+/// The assembly's per-chunk copy of the rest-state data (tet_assemble.c), made by
+/// tc_tet_solver_init after the gradients and edge slots; false when out of memory.
+bool tc_tet_rest_lanes_init(tc_tet_body* b);
+void tc_tet_rest_lanes_free(tc_tet_body* b);
 tc_real tc_tet_signed_volume(const tc_tet_body* b, int t);
 /// Contacts between tet bodies (collide hook): spatial hash, depth, penalty response.
 void tc_tet_collide(tc_world* w, tc_real h);

@@ -2,7 +2,8 @@
 // Rotations come from a Gram-Schmidt QR of the deformation gradient, which stays a proper
 // rotation when an element inverts, so inverted elements push themselves back out. Once per
 // step every element adds its forces and its warped stiffness R K R^T to a block sparse matrix
-// (tet_solve.c runs the implicit Euler step on it).
+// (tet_assemble.c, the same operations as the scalar formulas here, vectorised across tets;
+// tet_solve.c runs the implicit Euler step on it).
 #include "dynamics/tet/tet.h"
 
 #include <string.h>
@@ -16,7 +17,7 @@ tc_real tc_tet_signed_volume(const tc_tet_body* b, int t) {
     return tc_v3_dot(tc_v3_sub(b->x[q[1]], a), tc_v3_cross(tc_v3_sub(b->x[q[2]], a), tc_v3_sub(b->x[q[3]], a))) / 6;
 }
 
-static tc_mat3 qr_rotation(tc_mat3 F) {
+tc_mat3 tc_tet_qr_rotation(tc_mat3 F) {
     tc_vec3 c0 = tc_mat3_col(F, 0), c1 = tc_mat3_col(F, 1);
     tc_real l0 = tc_v3_len(c0);
     if (!(l0 > 1e-12)) return tc_mat3_identity();
@@ -57,53 +58,7 @@ static void add_element_forces(tc_tet_body* b, int t, tc_mat3 R, tc_mat3 F) {
 void tc_tet_elastic_forces(tc_tet_body* b) {
     for (int t = 0; t < b->tet_count; ++t) {
         tc_mat3 F = deformation_gradient(b, t);
-        add_element_forces(b, t, qr_rotation(F), F);
-    }
-}
-
-// Adds block (a, c) of R K R^T, the force on a per displacement of c (negated), to *target:
-// for the linear element K_ac = V [mu (g_a.g_c) I + mu g_c g_a^T + lambda g_a g_c^T], so with
-// rotated gradients r = R g the warped block is mu V r_c r_a^T + lambda V r_a r_c^T + d I, no
-// matrix product. Takes mr_c = mu V r_c and lr_a = lambda V r_a premultiplied (once per tet and
-// vertex). Its transpose, block (c, a), is the same with a and c swapped.
-static inline void add_stiffness_block(tc_mat3* target, tc_real d, tc_vec3 ra, tc_vec3 rc, tc_vec3 mrc, tc_vec3 lra) {
-    const tc_real a[3] = {ra.x, ra.y, ra.z}, c[3] = {rc.x, rc.y, rc.z}, mc[3] = {mrc.x, mrc.y, mrc.z}, la[3] = {lra.x, lra.y, lra.z};
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) target->m[i][j] += mc[i] * a[j] + la[i] * c[j];
-    for (int i = 0; i < 3; ++i) target->m[i][i] += d;
-}
-
-static void add_element_stiffness(tc_tet_body* b, int t, tc_mat3 R) {
-    const int* q = b->tets + 4 * t;
-    const tc_vec3* g = b->grads + 4 * t;
-    const int* edges = b->solver.tet_edges + 6 * t;
-    tc_real mu_v = b->mu * b->volume[t], lambda_v = b->lambda * b->volume[t];
-    tc_vec3 r[4], mr[4], lr[4];
-    for (int j = 0; j < 4; ++j) {
-        r[j] = tc_mat3_mul_v3(R, g[j]);
-        mr[j] = tc_v3_scale(r[j], mu_v), lr[j] = tc_v3_scale(r[j], lambda_v);
-    }
-    for (int j = 0; j < 4; ++j) add_stiffness_block(&b->solver.diag[q[j]], mu_v * tc_v3_dot(g[j], g[j]), r[j], r[j], mr[j], lr[j]);
-    for (int k = 0; k < 6; ++k) { // the stored block is (lower index, higher index); K_ca = K_ac^T
-        int a = k_pairs[k][0], c = k_pairs[k][1];
-        if (q[a] > q[c]) a = k_pairs[k][1], c = k_pairs[k][0];
-        add_stiffness_block(&b->solver.off[edges[k]], mu_v * tc_v3_dot(g[a], g[c]), r[a], r[c], mr[c], lr[a]);
-    }
-}
-
-void tc_tet_assemble(tc_tet_body* b) {
-    memset(b->solver.diag, 0, (size_t)b->n * sizeof(tc_mat3));
-    memset(b->solver.off, 0, (size_t)b->edge_count * sizeof(tc_mat3));
-    // Two passes over the tets, in index order (the sums depend on nothing else): rotations and
-    // forces first, a short loop in which the square roots and divisions of consecutive tets'
-    // QR overlap, then the stiffness blocks from the stored rotations.
-    for (int t = 0; t < b->tet_count; ++t) {
-        tc_mat3 F = deformation_gradient(b, t);
-        b->solver.rotations[t] = qr_rotation(F);
-        add_element_forces(b, t, b->solver.rotations[t], F);
-    }
-    for (int t = 0; t < b->tet_count; ++t) {
-        add_element_stiffness(b, t, b->solver.rotations[t]);
+        add_element_forces(b, t, tc_tet_qr_rotation(F), F);
     }
 }
 
@@ -162,13 +117,11 @@ bool tc_tet_solver_init(tc_tet_body* b) {
     tc_tet_solver* s = &b->solver;
     b->grads = tc_alloc(4 * nt * sizeof(tc_vec3));
     s->diag = tc_alloc(n * sizeof(tc_mat3)), s->inv_diag = tc_alloc(n * sizeof(tc_mat3)), s->row_split = tc_alloc(n * sizeof(int));
-    s->rotations = tc_alloc(nt * sizeof(tc_mat3));
     s->off = tc_alloc(ne * sizeof(tc_mat3)), s->adj_edge = tc_alloc(nnz * sizeof(int)), s->tet_edges = tc_alloc(6 * nt * sizeof(int));
-    s->rows = tc_alloc(nnz * sizeof(tc_mat3)), s->row_col = tc_alloc(nnz * sizeof(int)), s->row_edge = tc_alloc(nnz * sizeof(int));
+    s->row_col = tc_alloc(nnz * sizeof(int)), s->row_edge = tc_alloc(nnz * sizeof(int));
     s->work = tc_calloc(7 * n, sizeof(tc_vec3)), s->dv = tc_calloc(n, sizeof(tc_vec3)), s->dv_prev = tc_calloc(n, sizeof(tc_vec3));
     if (!b->grads || !s->diag || !s->inv_diag || !s->row_split || !s->work || !s->dv || !s->dv_prev) return false;
-    if (nt > 0 && !s->rotations) return false;
-    if (nnz > 0 && (!s->off || !s->adj_edge || !s->tet_edges || !s->rows || !s->row_col || !s->row_edge)) return false;
+    if (nnz > 0 && (!s->off || !s->adj_edge || !s->tet_edges || !s->row_col || !s->row_edge)) return false;
     for (int e = 0; e < b->edge_count; ++e) { // every edge is in both rows' adjacency
         int u = b->edges[2 * e], v = b->edges[2 * e + 1];
         s->adj_edge[find_slot(b, u, v)] = e;
@@ -183,17 +136,17 @@ bool tc_tet_solver_init(tc_tet_body* b) {
             s->tet_edges[6 * t + k] = s->adj_edge[find_slot(b, a, c)];
         }
     }
-    return true;
+    return tc_tet_rest_lanes_init(b);
 }
 
 void tc_tet_solver_free(tc_tet_body* b) {
     size_t n = (size_t)b->n, nt = (size_t)b->tet_count, nnz = b->adj_start ? (size_t)b->adj_start[b->n] : 0, ne = (size_t)b->edge_count;
     tc_tet_solver* s = &b->solver;
+    tc_tet_rest_lanes_free(b);
     tc_free(b->grads, 4 * nt * sizeof(tc_vec3));
     tc_free(s->diag, n * sizeof(tc_mat3)), tc_free(s->inv_diag, n * sizeof(tc_mat3)), tc_free(s->row_split, n * sizeof(int));
-    tc_free(s->rotations, nt * sizeof(tc_mat3));
     tc_free(s->off, ne * sizeof(tc_mat3)), tc_free(s->adj_edge, nnz * sizeof(int)), tc_free(s->tet_edges, 6 * nt * sizeof(int));
-    tc_free(s->rows, nnz * sizeof(tc_mat3)), tc_free(s->row_col, nnz * sizeof(int)), tc_free(s->row_edge, nnz * sizeof(int));
+    tc_free(s->row_col, nnz * sizeof(int)), tc_free(s->row_edge, nnz * sizeof(int));
     tc_free(s->work, 7 * n * sizeof(tc_vec3)), tc_free(s->dv, n * sizeof(tc_vec3)), tc_free(s->dv_prev, n * sizeof(tc_vec3));
     memset(s, 0, sizeof *s);
     b->grads = NULL;

@@ -12,8 +12,8 @@
 
 // Turns the assembled diagonal blocks into the system's, m I + stiff K_ii + C_i (stiff = h beta +
 // h^2), zero for fixed vertices (their dv stays 0), after setting kv = K_ii v0 (the diagonal part
-// of K v0; system_products adds the rest). The off-diagonal blocks, stiff K_ij, are read from the
-// edge blocks until scale_system writes the scaled rows.
+// of K v0; products_and_scaling adds the rest). The off-diagonal blocks, stiff K_ij, are read
+// from the edge blocks until products_and_scaling scales them in place.
 static void form_system(tc_tet_body* b, tc_real stiff, const tc_vec3* v0, tc_vec3* kv) {
     tc_tet_solver* s = &b->solver;
     const tc_mat3 zero = {{{0}}};
@@ -22,36 +22,6 @@ static void form_system(tc_tet_body* b, tc_real stiff, const tc_vec3* v0, tc_vec
         tc_mat3 d = tc_mat3_add(tc_mat3_scale(s->diag[i], stiff), b->contact_jac[i]);
         for (int a = 0; a < 3; ++a) d.m[a][a] += b->m[i];
         s->diag[i] = b->fixed[i] ? zero : d;
-    }
-}
-
-// Block (i, j) of K for the entry k of row i: the edge block or its transpose.
-static inline tc_mat3 row_block(const tc_tet_solver* s, int i, int k) {
-    const tc_mat3* B = &s->off[s->row_edge[k]]; // block (lower vertex, higher vertex)
-    return s->row_col[k] > i ? *B : tc_mat3_transpose(*B);
-}
-
-// One pass over the blocks for the three products a step needs before CG: ax = A x and aw = A w
-// for the system matrix A of form_system (the warm start's two guesses) and kv += the
-// off-diagonal part of K v0 (the damping force and the h K v0 term). Rows of fixed vertices give 0.
-typedef struct step_products {
-    tc_vec3 *ax, *aw, *kv;
-} step_products;
-
-static void system_products(const tc_tet_body* b, tc_real stiff, const tc_vec3* x, const tc_vec3* w, const tc_vec3* v0, step_products out) {
-    const tc_tet_solver* s = &b->solver;
-    for (int i = 0; i < b->n; ++i) {
-        tc_vec3 sx = tc_mat3_mul_v3(s->diag[i], x[i]), sw = tc_mat3_mul_v3(s->diag[i], w[i]), sv = out.kv[i];
-        for (int k = b->adj_start[i]; k < b->adj_start[i + 1]; ++k) {
-            int j = s->row_col[k];
-            tc_mat3 K = row_block(s, i, k), B = tc_mat3_scale(K, stiff);
-            sx = tc_v3_add(sx, tc_mat3_mul_v3(B, x[j]));
-            sw = tc_v3_add(sw, tc_mat3_mul_v3(B, w[j]));
-            sv = tc_v3_add(sv, tc_mat3_mul_v3(K, v0[j]));
-        }
-        out.ax[i] = b->fixed[i] ? tc_v3_zero() : sx;
-        out.aw[i] = b->fixed[i] ? tc_v3_zero() : sw;
-        out.kv[i] = b->fixed[i] ? tc_v3_zero() : sv;
     }
 }
 
@@ -91,23 +61,51 @@ static tc_mat3 scale_block(const tc_mat3* gu, tc_mat3 m, const tc_mat3* gv) {
     return out;
 }
 
-// Scales the system symmetrically by the inverse Cholesky factors G_i of its diagonal blocks,
-// A' = G A G^T (unit diagonal blocks): the Gauss-Seidel sweeps below then need no diagonal
-// block, which saves four of the eighteen block products per row and iteration (the
-// preconditioner is the same: G^-1 (I + L') (I + U') G^-T = (D + L) D^-1 (D + U)). Each edge's
-// block is scaled once, in the row of its lower vertex, kept in s->off (K is not needed after
-// the right-hand side) and copied transposed into the other row. Afterwards s->inv_diag holds G
-// and s->diag the factors L = G^-1 (the true residual needs them).
-static void scale_system(tc_tet_body* b, tc_real stiff) {
+// B^T v for a stored block B: the products and sums of tc_mat3_mul_v3(tc_mat3_transpose(B), v),
+// in the same order, without the copy.
+static inline tc_vec3 mul_transposed(const tc_mat3* B, tc_vec3 v) {
+    return tc_v3(B->m[0][0] * v.x + B->m[1][0] * v.y + B->m[2][0] * v.z, B->m[0][1] * v.x + B->m[1][1] * v.y + B->m[2][1] * v.z,
+                 B->m[0][2] * v.x + B->m[1][2] * v.y + B->m[2][2] * v.z);
+}
+
+// One pass over the blocks before CG. It forms the three products a step needs, ax = A x and
+// aw = A w for the system matrix A of form_system (the warm start's two guesses) and kv += the
+// off-diagonal part of K v0 (the damping force and the h K v0 term), rows of fixed vertices giving
+// 0; and it scales the system symmetrically by the inverse Cholesky factors G_i of its diagonal
+// blocks, A' = G A G^T (unit diagonal blocks: the Gauss-Seidel sweeps below then need no diagonal
+// block, which saves four of the eighteen block products per row and iteration; the
+// preconditioner is the same: G^-1 (I + L') (I + U') G^-T = (D + L) D^-1 (D + U)).
+// Each edge block (i, j), i < j, is read once, in row i: it adds B x_j to row i and B^T x_i to row
+// j, then is scaled in place (K is not needed after the right-hand side). Rows are visited in
+// ascending order, so every row still sums its diagonal term, its lower columns ascending, then its
+// upper ones ascending: the sums of a row-by-row product, bit for bit. The sweeps read the scaled
+// block in s->off as (i, j) in row i and transposed in row j: one copy of the matrix. Afterwards
+// s->inv_diag holds G and s->diag the factors L = G^-1 (the true residual needs them).
+typedef struct step_products {
+    tc_vec3 *ax, *aw, *kv;
+} step_products;
+
+static void products_and_scaling(tc_tet_body* b, tc_real stiff, const tc_vec3* x, const tc_vec3* w, const tc_vec3* v0, step_products out) {
     tc_tet_solver* s = &b->solver;
-    for (int i = 0; i < b->n; ++i) s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
+    for (int i = 0; i < b->n; ++i) {
+        out.ax[i] = tc_mat3_mul_v3(s->diag[i], x[i]), out.aw[i] = tc_mat3_mul_v3(s->diag[i], w[i]); // out.kv[i] holds K_ii v0
+        s->inv_diag[i] = inverse_cholesky(s->diag[i], &s->diag[i]);
+    }
     for (int i = 0; i < b->n; ++i)
         for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) {
-            s->rows[k] = scale_block(&s->inv_diag[i], tc_mat3_scale(row_block(s, i, k), stiff), &s->inv_diag[s->row_col[k]]);
-            s->off[s->row_edge[k]] = s->rows[k];
+            int j = s->row_col[k];
+            tc_mat3* K = &s->off[s->row_edge[k]];
+            tc_mat3 B = tc_mat3_scale(*K, stiff);
+            out.ax[i] = tc_v3_add(out.ax[i], tc_mat3_mul_v3(B, x[j]));
+            out.aw[i] = tc_v3_add(out.aw[i], tc_mat3_mul_v3(B, w[j]));
+            out.kv[i] = tc_v3_add(out.kv[i], tc_mat3_mul_v3(*K, v0[j]));
+            out.ax[j] = tc_v3_add(out.ax[j], mul_transposed(&B, x[i]));
+            out.aw[j] = tc_v3_add(out.aw[j], mul_transposed(&B, w[i]));
+            out.kv[j] = tc_v3_add(out.kv[j], mul_transposed(K, v0[i]));
+            *K = scale_block(&s->inv_diag[i], B, &s->inv_diag[j]);
         }
     for (int i = 0; i < b->n; ++i)
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) s->rows[k] = tc_mat3_transpose(s->off[s->row_edge[k]]);
+        if (b->fixed[i]) out.ax[i] = out.aw[i] = out.kv[i] = tc_v3_zero();
 }
 
 // Conjugate gradients on the scaled system A' x' = G b (x = G^T x'), preconditioned by SSOR,
@@ -135,7 +133,7 @@ static void forward_solve(const tc_tet_body* b, const tc_vec3* r, tc_vec3* rh) {
     const tc_tet_solver* s = &b->solver;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_mat3_mul_v3(s->inv_diag[i], r[i]);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], rh[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, mul_transposed(&s->off[s->row_edge[k]], rh[s->row_col[k]]));
         rh[i] = tc_v3_scale(sum, k_omega);
     }
 }
@@ -146,7 +144,7 @@ static tc_real residual_norm2(const tc_tet_body* b, const tc_vec3* rh) {
     tc_real sum = 0;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 r = tc_v3_scale(rh[i], 1 / k_omega);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) r = tc_v3_add(r, tc_mat3_mul_v3(s->rows[k], rh[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) r = tc_v3_add(r, mul_transposed(&s->off[s->row_edge[k]], rh[s->row_col[k]]));
         r = tc_mat3_mul_v3(s->diag[i], r);
         sum += tc_v3_dot(r, r);
     }
@@ -162,13 +160,13 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
     for (int i = b->n - 1; i >= 0; --i) {
         v->p[i] = beta < 0 ? v->rh[i] : tc_v3_madd(v->rh[i], beta, v->p[i]);
         tc_vec3 sum = v->p[i];
-        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->t[s->row_col[k]]));
+        for (int k = s->row_split[i]; k < b->adj_start[i + 1]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->off[s->row_edge[k]], v->t[s->row_col[k]]));
         v->t[i] = tc_v3_scale(sum, k_omega);
     }
     tc_real pq = 0;
     for (int i = 0; i < b->n; ++i) {
         tc_vec3 sum = tc_v3_madd(v->p[i], 1 - 2 / k_omega, v->t[i]);
-        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, tc_mat3_mul_v3(s->rows[k], v->y[s->row_col[k]]));
+        for (int k = b->adj_start[i]; k < s->row_split[i]; ++k) sum = tc_v3_sub(sum, mul_transposed(&s->off[s->row_edge[k]], v->y[s->row_col[k]]));
         v->y[i] = tc_v3_scale(sum, k_omega);
         pq += tc_v3_dot(v->p[i], tc_v3_add(v->t[i], v->y[i]));
     }
@@ -179,7 +177,7 @@ static tc_real transformed_multiply(const tc_tet_body* b, cg_vectors* v, tc_real
 // from step to step) nearest the solution in the A-norm, from the 2x2 normal equations (a single
 // multiple of x when the two are nearly parallel). On the bench this takes free-flight steps from
 // 19 to 2-3 iterations at 4 sub-steps and from 45 to 28 at one. Takes r = A x and ax = A w
-// (system_products, w = dv_prev), sets r = rhs - A x for the new x and |r|^2, moves the old x
+// (products_and_scaling, w = dv_prev), sets r = rhs - A x for the new x and |r|^2, moves the old x
 // into dv_prev.
 static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* r, const tc_vec3* ax, tc_real* rr) {
     int n = b->n;
@@ -204,15 +202,14 @@ static void warm_start(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* 
 }
 
 // CG from the warm start; work holds 5 n vectors, of which y (work + 3 n) and t (work + 2 n) come
-// in holding A x and A dv_prev (system_products).
-static int solve(tc_tet_body* b, tc_real stiff, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
+// in holding A x and A dv_prev (products_and_scaling, which also scaled the system).
+static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* x, tc_vec3* work) {
     int n = b->n;
     cg_vectors v = {work, work + n, work + 2 * n, work + 3 * n, work + 4 * n};
     tc_vec3* r = v.y; // the initial residual, before y is needed
     tc_real rr0 = 0, rr = 0, rho = 0, beta = -1;
     for (int i = 0; i < n; ++i) rr0 += b->fixed[i] ? 0 : tc_v3_dot(rhs[i], rhs[i]);
     warm_start(b, rhs, x, r, v.t, &rr);
-    scale_system(b, stiff);
     forward_solve(b, r, v.rh);
     for (int i = 0; i < n; ++i) {
         rho += tc_v3_dot(v.rh[i], v.rh[i]);
@@ -249,9 +246,9 @@ void tc_tet_step_implicit(tc_tet_body* b, tc_vec3 g, tc_real h) {
     tc_tet_assemble(b);
     tc_real stiff = h * b->beta + h * h;
     form_system(b, stiff, b->v, products.kv);
-    system_products(b, stiff, dv, b->solver.dv_prev, b->v, products);
+    products_and_scaling(b, stiff, dv, b->solver.dv_prev, b->v, products);
     for (int i = 0; i < n; ++i) rhs[i] = tc_v3_scale(tc_v3_madd(b->f[i], -(b->beta + h), products.kv[i]), h); // damping -beta K v0, h K v0
-    b->solver.iterations = solve(b, stiff, rhs, dv, work);
+    b->solver.iterations = solve(b, rhs, dv, work);
     for (int i = 0; i < n; ++i) {
         if (!b->fixed[i]) {
             b->v[i] = tc_v3_add(b->v[i], dv[i]);
