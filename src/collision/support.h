@@ -32,4 +32,13 @@ void tc_soa_support_pair(const tc_real* a, int stride_a, const tc_real* b, int s
 typedef int (*tc_soa_pair16_fn)(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz);
 /// The fastest tc_soa_pair16_fn this machine runs (AVX2 or SSE2 on x86-64; all give the same answers).
 tc_soa_pair16_fn tc_soa_pair16(void);
+/// Both supports along a direction d' when each winner is clear: no other of a's first points
+/// (bits of valid_a: the real ones, not the padding) has a height within tau_a of the largest, the
+/// same for b (against d'); then returns ia | ib << 16, else -1. With tau above the heights'
+/// rounding error for every positive multiple of d' (see mpr.c), the answer is that of
+/// tc_soa_pair16_fn along any such multiple: the scan can start before d' is normalised.
+typedef int (*tc_soa_pair16_clear_fn)(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz, tc_real tau_a, tc_real tau_b,
+                                      unsigned valid_a, unsigned valid_b);
+/// The AVX2 version, or NULL on machines (and builds) without it.
+tc_soa_pair16_clear_fn tc_soa_pair16_clear(void);
 #endif
