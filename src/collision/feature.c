@@ -24,10 +24,11 @@ static tc_vec3 body_vertex(const tc_hull* h, int i) {
 }
 
 static void emit_face(const tc_hull* h, tc_transform pose, placed_points world, int f, tc_feature* out) {
-    int s = h->face_start[f], n = h->face_start[f + 1] - s;
+    bool compact = h->loops != NULL;
+    int s = compact ? h->loop_start[f] : h->face_start[f], n = (compact ? h->loop_start[f + 1] : h->face_start[f + 1]) - s;
     out->count = n;
     for (int i = 0; i < n; ++i) {
-        out->ids[i] = h->face_verts[s + i];
+        out->ids[i] = compact ? h->loops[s + i] : h->face_verts[s + i];
         out->points[i] = placed_vertex(h, pose, world, out->ids[i]);
     }
     out->plane_normal = tc_quat_rotate(pose.q, h->face_normals[f]);
@@ -74,15 +75,16 @@ void tc_hull_feature_placed(const tc_hull* h, tc_transform pose, const tc_vec3* 
     out->plane_normal = tc_v3_zero();
     out->plane_offset = 0;
     tc_vec3 ul = tc_v3_normalize(tc_quat_inv_rotate(pose.q, u));
-    const tc_hull_fan* fan = h->fans; // v's faces and edge neighbours in one cache line (NULL: huge hulls)
-    int begin = h->vert_start[v], end = h->vert_start[v + 1], best_face = -1;
+    const tc_hull_fan* fan = h->fans; // v's faces and edge neighbours in one cache line (NULL: large hulls)
+    int begin = fan ? h->fan_start[v] : h->vert_start[v], end = fan ? h->fan_start[v + 1] : h->vert_start[v + 1], best_face = -1;
     tc_real best_cos = -2;
     for (int k = begin; k < end; ++k) {
         int f = fan ? fan[k].face : h->vert_faces[k];
         tc_real c = tc_v3_dot(h->face_normals[f], ul);
         if (c > best_cos) best_cos = c, best_face = f;
     }
-    bool face_fits = best_face >= 0 && h->face_start[best_face + 1] - h->face_start[best_face] <= TC_FEATURE_MAX;
+    bool face_fits = best_face >= 0 && (fan ? h->loop_start[best_face + 1] - h->loop_start[best_face]
+                                            : h->face_start[best_face + 1] - h->face_start[best_face]) <= TC_FEATURE_MAX;
     if (best_cos >= cos_of(tolerance) && face_fits) {
         emit_face(h, pose, placed, best_face, out);
         return;

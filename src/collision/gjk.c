@@ -368,8 +368,12 @@ static bool from_portal(const tc_convex* A, const tc_convex* B, tc_real max_sepa
 
 static tc_growth_query growth_query(const tc_convex* A, const tc_convex* B, tc_vec3 fallback_dir, tc_real max_separation,
                                     const tc_vec3* warm_axis, const int* warm_portal, bool contact) {
-    tc_growth_query out;
-    memset(&out, 0, sizeof out);
+    tc_growth_query out; // zeroed field by field: a memset of it compiles to a slow `rep stos`
+    out.result.ok = false, out.result.alpha = out.result.depth = 0;
+    out.result.normal = out.result.point = tc_v3_zero();
+    out.apart = out.near = out.has_portal = false;
+    out.support_a = out.support_b = 0;
+    for (int k = 0; k < 6; ++k) out.portal[k] = 0;
     tc_growth_result* g = &out.result;
     int ha = 0, hb = 0;
     tc_real warm_len = warm_axis ? tc_v3_len(*warm_axis) : 0;

@@ -56,32 +56,61 @@ __attribute__((target("avx2"))) static int scan16_one_avx2(const tc_real* soa, t
     return scan16_avx2(soa, dx, dy, dz);
 }
 
+// The scan above, when its winner is clear: no other of the first `count` points (the rest are
+// padding copies of point 0) has a height within tau of the maximum; else -1.
+__attribute__((target("avx2"), always_inline)) static inline int scan16_clear_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz,
+                                                                                   tc_real tau, unsigned valid) {
+    const tc_real *x = soa, *y = soa + 16, *z = soa + 32;
+    __m256d vx = _mm256_set1_pd(dx), vy = _mm256_set1_pd(dy), vz = _mm256_set1_pd(dz);
+#define TC_HEIGHT4(i) \
+    _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(x + i), vx), _mm256_mul_pd(_mm256_loadu_pd(y + i), vy)), \
+                  _mm256_mul_pd(_mm256_loadu_pd(z + i), vz))
+    __m256d h0 = TC_HEIGHT4(0), h1 = TC_HEIGHT4(4), h2 = TC_HEIGHT4(8), h3 = TC_HEIGHT4(12);
+#undef TC_HEIGHT4
+    __m256d m = _mm256_max_pd(_mm256_max_pd(h0, h1), _mm256_max_pd(h2, h3));
+    m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
+    m = _mm256_max_pd(m, _mm256_permute_pd(m, 5));
+    __m256d low = _mm256_sub_pd(m, _mm256_set1_pd(tau));
+    unsigned near = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h0, low, _CMP_GE_OQ)) |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h1, low, _CMP_GE_OQ)) << 4 |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h2, low, _CMP_GE_OQ)) << 8 |
+                    (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h3, low, _CMP_GE_OQ)) << 12;
+    near &= valid;
+    return near && !(near & (near - 1)) ? __builtin_ctz(near) : -1; // exactly one: the winner
+}
+
+__attribute__((target("avx2"))) static int scan16_pair_clear_avx2(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz,
+                                                                  tc_real tau_a, tc_real tau_b, unsigned valid_a, unsigned valid_b) {
+    int i = scan16_clear_avx2(a, dx, dy, dz, tau_a, valid_a), j = scan16_clear_avx2(b, -dx, -dy, -dz, tau_b, valid_b);
+    return i < 0 || j < 0 ? -1 : i | j << 16;
+}
+
 // Both scans of a Minkowski-difference support in one call: independent, so they overlap.
 __attribute__((target("avx2"))) static int scan16_pair_avx2(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz) {
     return scan16_avx2(a, dx, dy, dz) | scan16_avx2(b, -dx, -dy, -dz) << 16;
 }
 
-__attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+__attribute__((target("avx2"))) static void place_avx2(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
-    const tc_real* tt = &t.x;
+    const tc_real* tt = &t->x;
     for (int i = 0; i < stride; i += 4) {
         __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i), pz = _mm256_loadu_pd(z + i);
         for (int row = 0; row < 3; ++row) {
-            __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r.m[row][0]), px), _mm256_mul_pd(_mm256_set1_pd(r.m[row][1]), py));
-            a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_set1_pd(r.m[row][2]), pz));
+            __m256d a = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(r->m[row][0]), px), _mm256_mul_pd(_mm256_set1_pd(r->m[row][1]), py));
+            a = _mm256_add_pd(a, _mm256_mul_pd(_mm256_set1_pd(r->m[row][2]), pz));
             _mm256_storeu_pd(out + row * stride + i, _mm256_add_pd(_mm256_set1_pd(tt[row]), a));
         }
     }
 }
 
-static void place_sse2(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place_sse2(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     const tc_real *x = soa, *y = soa + stride, *z = soa + 2 * stride;
-    const tc_real* tt = &t.x;
+    const tc_real* tt = &t->x;
     for (int i = 0; i < stride; i += 2) {
         __m128d px = _mm_loadu_pd(x + i), py = _mm_loadu_pd(y + i), pz = _mm_loadu_pd(z + i);
         for (int row = 0; row < 3; ++row) {
-            __m128d a = _mm_add_pd(_mm_mul_pd(_mm_set1_pd(r.m[row][0]), px), _mm_mul_pd(_mm_set1_pd(r.m[row][1]), py));
-            a = _mm_add_pd(a, _mm_mul_pd(_mm_set1_pd(r.m[row][2]), pz));
+            __m128d a = _mm_add_pd(_mm_mul_pd(_mm_set1_pd(r->m[row][0]), px), _mm_mul_pd(_mm_set1_pd(r->m[row][1]), py));
+            a = _mm_add_pd(a, _mm_mul_pd(_mm_set1_pd(r->m[row][2]), pz));
             _mm_storeu_pd(out + row * stride + i, _mm_add_pd(_mm_set1_pd(tt[row]), a));
         }
     }
@@ -99,25 +128,27 @@ static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real 
 }
 
 tc_soa_pair16_fn tc_soa_pair16(void) { return has_avx2() ? scan16_pair_avx2 : scan16_pair_scalar; }
+tc_soa_pair16_clear_fn tc_soa_pair16_clear(void) { return has_avx2() ? scan16_pair_clear_avx2 : NULL; }
 
-static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place4(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     if (has_avx2()) place_avx2(soa, stride, r, t, out);
     else place_sse2(soa, stride, r, t, out);
 }
 #else
-static void place_scalar(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) {
+static void place_scalar(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) {
     for (int i = 0; i < stride; ++i) {
-        tc_vec3 p = tc_v3_add(t, tc_mat3_mul_v3(r, tc_v3(soa[i], soa[stride + i], soa[2 * stride + i])));
+        tc_vec3 p = tc_v3_add(*t, tc_mat3_mul_v3(*r, tc_v3(soa[i], soa[stride + i], soa[2 * stride + i])));
         out[i] = p.x, out[stride + i] = p.y, out[2 * stride + i] = p.z;
     }
 }
 
 static int scan(const tc_real* soa, int stride, tc_real dx, tc_real dy, tc_real dz) { return scan_scalar(soa, stride, dx, dy, dz); }
-static void place4(const tc_real* soa, int stride, tc_mat3 r, tc_vec3 t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
+static void place4(const tc_real* soa, int stride, const tc_mat3* r, const tc_vec3* t, tc_real* out) { place_scalar(soa, stride, r, t, out); }
 tc_soa_pair16_fn tc_soa_pair16(void) { return scan16_pair_scalar; }
+tc_soa_pair16_clear_fn tc_soa_pair16_clear(void) { return NULL; }
 #endif
 
-void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos) {
+void tc_soa_place(const tc_real* soa, int stride, int n, const tc_mat3* r, const tc_vec3* t, tc_real* out, tc_vec3* aos) {
     place4(soa, stride, r, t, out);
     for (int i = 0; aos && i < n; ++i) aos[i] = tc_v3(out[i], out[stride + i], out[2 * stride + i]);
 }

@@ -17,8 +17,9 @@ void tc_soa_pack(const tc_vec3* points, int n, tc_real* soa);
 
 /// Places packed points: out = t + R p for every packed entry (padding included), with the same
 /// operation order as tc_v3_add(t, tc_mat3_mul_v3(R, p)) (bitwise equal results). Also writes the
-/// n placed points to `aos` when it is not NULL.
-void tc_soa_place(const tc_real* soa, int stride, int n, tc_mat3 r, tc_vec3 t, tc_real* out, tc_vec3* aos);
+/// n placed points to `aos` when it is not NULL. r and t by address: passed by value they went
+/// through the stack as 8-byte stores read back by 16-byte loads (a failed store forward).
+void tc_soa_place(const tc_real* soa, int stride, int n, const tc_mat3* r, const tc_vec3* t, tc_real* out, tc_vec3* aos);
 
 /// Index of the first packed point with the largest d . p (stride >= 4, a multiple of 4).
 int tc_soa_support(const tc_real* soa, int stride, tc_vec3 d);
@@ -31,4 +32,13 @@ void tc_soa_support_pair(const tc_real* a, int stride_a, const tc_real* b, int s
 typedef int (*tc_soa_pair16_fn)(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz);
 /// The fastest tc_soa_pair16_fn this machine runs (AVX2 or SSE2 on x86-64; all give the same answers).
 tc_soa_pair16_fn tc_soa_pair16(void);
+/// Both supports along a direction d' when each winner is clear: no other of a's first points
+/// (bits of valid_a: the real ones, not the padding) has a height within tau_a of the largest, the
+/// same for b (against d'); then returns ia | ib << 16, else -1. With tau above the heights'
+/// rounding error for every positive multiple of d' (see mpr.c), the answer is that of
+/// tc_soa_pair16_fn along any such multiple: the scan can start before d' is normalised.
+typedef int (*tc_soa_pair16_clear_fn)(const tc_real* a, const tc_real* b, tc_real dx, tc_real dy, tc_real dz, tc_real tau_a, tc_real tau_b,
+                                      unsigned valid_a, unsigned valid_b);
+/// The AVX2 version, or NULL on machines (and builds) without it.
+tc_soa_pair16_clear_fn tc_soa_pair16_clear(void);
 #endif

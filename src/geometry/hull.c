@@ -4,14 +4,16 @@
 #include "core/core.h"
 
 #include <libqhull_r/qhull_ra.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 static void* take(size_t count, size_t size) { return count ? tc_calloc(count, size) : NULL; }
 
 void tc_hull_prefetch_topology(const tc_hull* h) {
+    __builtin_prefetch((const char*)h + 64); // the header's second line: offsets and topology pointers
     const char* p = (const char*)h->face_normals;
-    for (size_t at = 0; at < h->topology_bytes; at += 256) { // 4 lines a step (past the end is harmless: a hint)
+    for (int at = 0; at < h->topology_bytes; at += 256) { // 4 lines a step (past the end is harmless: a hint)
         __builtin_prefetch(p + at);
         __builtin_prefetch(p + at + 64);
         __builtin_prefetch(p + at + 128);
@@ -20,34 +22,46 @@ void tc_hull_prefetch_topology(const tc_hull* h) {
 }
 
 void tc_hull_free(tc_hull* h) {
-    if (h) tc_free(h, h->bytes);
+    if (h) tc_free(h->block, h->bytes);
 }
 
-// The hull and all its arrays in one block: a query touches a few neighbouring cache lines
-// instead of ten scattered allocations. A closed polytope's sizes all follow from V, F and the
-// loop length L: E = L/2 edges, and every vertex has as many incident faces as edges.
+_Static_assert(offsetof(tc_hull, face_offsets) == 64, "the fields every query reads fill the hull's first cache line");
+
+// The hull and all its arrays in one 64-byte aligned block: a query touches a few neighbouring
+// cache lines instead of ten scattered allocations, starting with the header's first line. A
+// closed polytope's sizes all follow from V, F and the loop length L: E = L/2 edges, and every
+// vertex has as many incident faces as edges. The query's data come first, in the order it reads
+// them: packed vertices, face planes, then (hulls of up to 255 vertices and faces) the compact
+// topology; the int arrays the other readers use come after.
 static tc_hull* hull_alloc(int V, int F, int L) {
     int V4 = tc_soa_stride(V);
+    bool compact = V <= TC_HULL_COMPACT_MAX && F <= TC_HULL_COMPACT_MAX;
     size_t reals = 3 * (size_t)V + 3 * (size_t)F + (size_t)F + 3 * (size_t)V4;
     size_t ints = ((size_t)F + 1) + (size_t)L + 2 * (size_t)L + ((size_t)V + 1) + 2 * (size_t)L;
-    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + (size_t)L * sizeof(tc_hull_fan) + ints * sizeof(int) + 8; // + alignment
-    tc_hull* h = tc_calloc(1, bytes);
-    if (!h) return NULL;
-    h->bytes = bytes;
+    size_t small = compact ? ((size_t)V + 1 + (size_t)F + 1) * sizeof(uint16_t) + (size_t)L * (sizeof(tc_hull_fan) + 1) : 0;
+    size_t bytes = sizeof(tc_hull) + reals * sizeof(tc_real) + small + ints * sizeof(int) + 8 + 64; // + alignment
+    char* block = tc_calloc(1, bytes);
+    if (!block) return NULL;
+    tc_hull* h = (tc_hull*)(block + (64 - (uintptr_t)block % 64) % 64);
+    h->block = block, h->bytes = bytes;
     h->vertex_count = V, h->face_count = F, h->loop_length = L, h->edge_count = L / 2, h->soa_stride = V4;
     char* at = (char*)(h + 1);
 #define TC_HULL_TAKE(field, n) (h->field = (void*)at, at += (size_t)(n) * sizeof *h->field)
-    // the query's data first, in the order it reads them; reals before ints keeps them aligned
-    TC_HULL_TAKE(soa, 3 * V4);
+    TC_HULL_TAKE(soa, 3 * V4); // reals before the small ints keeps them aligned
     TC_HULL_TAKE(face_normals, F);
     TC_HULL_TAKE(face_offsets, F);
+    if (compact) {
+        TC_HULL_TAKE(fan_start, V + 1);
+        TC_HULL_TAKE(fans, L);
+        TC_HULL_TAKE(loop_start, F + 1);
+        TC_HULL_TAKE(loops, L);
+    }
+    h->topology_bytes = (int)(at - (char*)h->face_normals);
+    at += (8 - (size_t)(at - (char*)h) % 8) % 8; // the reals below stay 8-byte aligned
+    TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(vert_start, V + 1);
-    TC_HULL_TAKE(fans, L);
     TC_HULL_TAKE(face_start, F + 1);
     TC_HULL_TAKE(face_verts, L);
-    h->topology_bytes = (size_t)(at - (char*)h->face_normals);
-    at += (size_t)(at - (char*)h) % 8; // the reals below stay 8-byte aligned
-    TC_HULL_TAKE(vertices, V);
     TC_HULL_TAKE(edge_verts, L);
     TC_HULL_TAKE(edge_faces, L);
     TC_HULL_TAKE(vert_faces, L);
@@ -56,17 +70,17 @@ static tc_hull* hull_alloc(int V, int F, int L) {
     return h;
 }
 
-// The per-vertex fans (face and edge neighbour, see tc_hull_fan), when the indices fit.
-static void build_fans(tc_hull* h) {
-    if (h->vertex_count > UINT16_MAX || h->face_count > UINT16_MAX) {
-        h->fans = NULL;
-        return;
-    }
+// The compact topology (see tc_hull): the incidence arrays again, with 1- and 2-byte indices.
+static void build_compact(tc_hull* h) {
+    if (!h->fans) return;
+    for (int v = 0; v <= h->vertex_count; ++v) h->fan_start[v] = (uint16_t)h->vert_start[v];
+    for (int f = 0; f <= h->face_count; ++f) h->loop_start[f] = (uint16_t)h->face_start[f];
+    for (int i = 0; i < h->loop_length; ++i) h->loops[i] = (uint8_t)h->face_verts[i];
     for (int v = 0; v < h->vertex_count; ++v)
         for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
             int e = h->vert_edges[k];
-            h->fans[k].face = (uint16_t)h->vert_faces[k];
-            h->fans[k].neighbor = (uint16_t)(h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e]);
+            h->fans[k].face = (uint8_t)h->vert_faces[k];
+            h->fans[k].neighbor = (uint8_t)(h->edge_verts[2 * e] == v ? h->edge_verts[2 * e + 1] : h->edge_verts[2 * e]);
         }
 }
 
@@ -170,7 +184,7 @@ tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int
         tc_hull_free(h);
         return NULL;
     }
-    build_fans(h);
+    build_compact(h);
     return h;
 }
 

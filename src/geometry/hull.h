@@ -8,33 +8,45 @@
 #include "tactus/types.h"
 #include "geometry/mass.h"
 
-/// One face around a vertex, with the edge at the same place in the vertex's edge list: what the
-/// contact feature selection reads, in 4 bytes (vertex and face indices < 65536, else not built).
+/// One face around a vertex, with the edge neighbour at the same place in the vertex's edge list:
+/// what the contact feature selection reads, in 2 bytes (hulls of up to 255 vertices and faces).
 typedef struct tc_hull_fan {
-    uint16_t face;           ///< vert_faces[k]
-    uint16_t neighbor;       ///< the other end of edge vert_edges[k]
+    uint8_t face;            ///< vert_faces[k]
+    uint8_t neighbor;        ///< the other end of edge vert_edges[k]
 } tc_hull_fan;
 
+#define TC_HULL_COMPACT_MAX 255 ///< hulls with at most this many vertices and faces get the compact topology
+
 typedef struct tc_hull {
-    // what every contact query reads first (the header's first cache lines, then the block's start)
+    // first cache line (the block is 64-byte aligned): what every convex query reads
     int vertex_count, soa_stride;
+    int face_count;
+    int topology_bytes;      ///< face planes and compact topology: this many bytes from face_normals on
     tc_real* soa;            ///< the vertices packed for support scans: x[], y[], z[] of soa_stride each (collision/support.h)
-    int* vert_start;         ///< vertex v's faces/edges: vert_faces/vert_edges/fans[vert_start[v]..[v+1])
-    tc_hull_fan* fans;       ///< per vertex (vert_start), in vert_faces order; NULL for more than 65535 vertices or faces
-    int* face_start;         ///< face f's loop is face_verts[face_start[f] .. face_start[f+1])
-    int* face_verts;         ///< counter-clockwise seen from outside
-    tc_real* face_offsets;   ///< n_f . x = offset on face f
     tc_vec3* face_normals;   ///< unit, outward
     tc_vec3 centroid;        ///< volume centroid (strictly interior), the GJK-GD contraction point
     tc_real extent;          ///< m, max distance of a vertex from the centroid
-    int face_count, edge_count, loop_length;
+    // second line: what the contact features read (prefetched with the face planes)
+    tc_real* face_offsets;   ///< n_f . x = offset on face f
+    // The compact topology (NULL for hulls with more than TC_HULL_COMPACT_MAX vertices or faces):
+    // the same incidence as vert_start/vert_faces/vert_edges and face_start/face_verts, in 1-2 bytes
+    // an index, stored right after the planes so a query's features touch few cache lines.
+    uint16_t* fan_start;     ///< vertex v's fans are fans[fan_start[v] .. fan_start[v+1]) (= vert_start)
+    tc_hull_fan* fans;       ///< per vertex, in vert_faces order
+    uint16_t* loop_start;    ///< face f's loop is loops[loop_start[f] .. loop_start[f+1]) (= face_start)
+    uint8_t* loops;          ///< = face_verts
+    int edge_count, loop_length;
+    // the rest: building, mass, drawing, hill climbing, large hulls
+    int* vert_start;         ///< vertex v's faces/edges: vert_faces/vert_edges[vert_start[v]..[v+1])
+    int* face_start;         ///< face f's loop is face_verts[face_start[f] .. face_start[f+1])
+    int* face_verts;         ///< counter-clockwise seen from outside
     tc_vec3* vertices;       ///< m, shape frame
     int* edge_verts;         ///< 2 per edge
     int* edge_faces;         ///< 2 per edge: the face where v0->v1 runs CCW, then the other
     int* vert_faces;
     int* vert_edges;         ///< same count as faces (a closed polytope has degree = faces per vertex)
-    size_t bytes;            ///< the hull and its arrays are one block of this size (tc_hull_free)
-    size_t topology_bytes;   ///< face planes, vertex fans and face loops: this many bytes from face_normals on
+    void* block;             ///< the allocation holding the hull and its arrays (the hull is its 64-byte aligned start)
+    size_t bytes;            ///< the block's size (tc_hull_free)
 } tc_hull;
 
 /// Convex hull of `count` points (qhull). TC_RESULT_DEGENERATE for fewer than 4 distinct points,

@@ -7,6 +7,7 @@
 #include "geometry/hull.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static tc_shape make_box(tc_vec3 h) {
     tc_shape_def d = tc_shape_def_default(TC_SHAPE_BOX);
@@ -256,11 +257,52 @@ static void test_frame_invariance(void** state) {
     assert_true(touching > 50 && touching < 300);
 }
 
+// Hulls of more than 255 vertices have no compact topology (geometry/hull.h): their features come
+// from the int incidence arrays. A 400-vertex sphere-like hull pressed 10 mm into a box's top face,
+// as B and as A: points on the top face, the normal along +-z, the depth that of its lowest vertex.
+static void test_large_hull_features(void** state) {
+    (void)state;
+    enum { N = 400 };
+    tc_vec3 p[N];
+    tc_real low = 1;
+    for (int i = 0; i < N; ++i) {
+        double z = 1 - (2 * i + 1) / (double)N, r = sqrt(1 - z * z), phi = 2.399963229728653 * i;
+        p[i] = tc_v3(r * cos(phi), r * sin(phi), z);
+        low = fmin(low, z);
+    }
+    tc_shape_def d = tc_shape_def_default(TC_SHAPE_HULL);
+    d.points = p;
+    d.point_count = N;
+    tc_shape ball;
+    assert_int_equal(tc_shape_init(&ball, &d, false, "ball", NULL), TC_RESULT_OK);
+    assert_true(ball.hull->vertex_count > TC_HULL_COMPACT_MAX);
+    assert_null(ball.hull->fans);
+    tc_shape box = make_box(tc_v3(2, 2, 0.5));
+    tc_transform box_pose = tc_transform_identity(), ball_pose = at(tc_v3(0, 0, 0.5 - low - 0.01), tc_quat_identity());
+    for (int swap = 0; swap < 2; ++swap) {
+        tc_manifold m;
+        memset(&m, 0, sizeof m);
+        int n = swap ? tc_collide(&ball, ball_pose, &box, box_pose, TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m)
+                     : tc_collide(&box, box_pose, &ball, ball_pose, TC_CONTACT_GAUSS_MAP, 0.02, NULL, &m);
+        assert_true(n >= 1);
+        assert_true((swap ? -m.normal.z : m.normal.z) > 0.999);
+        tc_real deepest = 0;
+        for (int k = 0; k < n; ++k) {
+            deepest = fmin(deepest, m.points[k].separation);
+            assert_near(m.points[k].point.z, 0.5, 0.011); // midway between the surfaces, on the top face
+        }
+        assert_near(deepest, -0.01, 1e-3);
+    }
+    tc_shape_free(&ball);
+    tc_shape_free(&box);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_resting_on_plane),   cmocka_unit_test(test_edge_and_tilted_boxes),
         cmocka_unit_test(test_box_on_box_octagon),     cmocka_unit_test(test_tetrahedron_on_vertex_and_sphere),
         cmocka_unit_test(test_random_overlaps_property), cmocka_unit_test(test_frame_invariance),
+        cmocka_unit_test(test_large_hull_features),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -1,6 +1,7 @@
 // Convex hulls (qhull + Gauss-map topology), triangle meshes, and their shape hooks.
 #include "tc_test.h"
 
+#include "core/core.h"
 #include "geometry/hull.h"
 #include "geometry/shape.h"
 #include "geometry/trimesh.h"
@@ -167,11 +168,56 @@ static void test_hull_from_faces_topology(void** state) {
     tc_hull_free(h);
 }
 
+// The compact topology (1-byte indices, 2-byte starts) must repeat the int incidence exactly, and
+// exist only for hulls of up to 255 vertices and faces; the hull starts on a cache line.
+static void check_compact(const tc_hull* h) {
+    assert_int_equal((uintptr_t)h % 64, 0);
+    for (int v = 0; v <= h->vertex_count; ++v) assert_int_equal(h->fan_start[v], h->vert_start[v]);
+    for (int f = 0; f <= h->face_count; ++f) assert_int_equal(h->loop_start[f], h->face_start[f]);
+    for (int i = 0; i < h->loop_length; ++i) assert_int_equal(h->loops[i], h->face_verts[i]);
+    for (int v = 0; v < h->vertex_count; ++v)
+        for (int k = h->vert_start[v]; k < h->vert_start[v + 1]; ++k) {
+            int e = h->vert_edges[k], w = h->fans[k].neighbor;
+            assert_int_equal(h->fans[k].face, h->vert_faces[k]);
+            assert_true(w != v && (h->edge_verts[2 * e] == w || h->edge_verts[2 * e + 1] == w));
+        }
+    const char* planes = (const char*)h->face_normals; // the compact arrays lie in the prefetched span
+    assert_true((const char*)(h->loops + h->loop_length) <= planes + h->topology_bytes);
+}
+
+static void test_compact_topology(void** state) {
+    (void)state;
+    tc_hull* box = tc_hull_box(tc_v3(1, 2, 3));
+    assert_non_null(box->fans);
+    check_compact(box);
+    tc_hull_free(box);
+    enum { N = 400 }; // points on a sphere: all on the hull, more than 255 of them
+    tc_vec3* p = tc_alloc(N * sizeof(tc_vec3));
+    for (int i = 0; i < N; ++i) {
+        double z = 1 - (2 * i + 1) / (double)N, r = sqrt(1 - z * z), phi = 2.399963229728653 * i;
+        p[i] = tc_v3(r * cos(phi), r * sin(phi), z);
+    }
+    tc_hull* small = tc_hull_from_points(p, 40, "small", NULL);
+    assert_non_null(small);
+    assert_non_null(small->fans);
+    check_compact(small);
+    tc_hull* large = tc_hull_from_points(p, N, "large", NULL);
+    assert_non_null(large);
+    assert_true(large->vertex_count > TC_HULL_COMPACT_MAX);
+    assert_int_equal((uintptr_t)large % 64, 0);
+    assert_null(large->fans);
+    assert_null(large->loops);
+    tc_hull_free(small);
+    tc_hull_free(large);
+    tc_free(p, N * sizeof(tc_vec3));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cube_with_interior_points), cmocka_unit_test(test_tetrahedron_mass),
         cmocka_unit_test(test_degenerate_inputs),         cmocka_unit_test(test_hull_shape_hooks),
         cmocka_unit_test(test_trimesh),                   cmocka_unit_test(test_hull_from_faces_topology),
+        cmocka_unit_test(test_compact_topology),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }

@@ -96,7 +96,7 @@ static void test_place_bitwise(void** state) {
         int s = tc_soa_stride(n);
         tc_mat3 r = tc_quat_to_mat3(tc_quat_normalize(tc_quat_make(rnd(), rnd(), rnd(), rnd())));
         tc_vec3 t = tc_v3(rnd(), rnd(), rnd());
-        tc_soa_place(soa, s, n, r, t, out, aos);
+        tc_soa_place(soa, s, n, &r, &t, out, aos);
         for (int i = 0; i < s; ++i) {
             tc_vec3 want = tc_v3_add(t, tc_mat3_mul_v3(r, p[i < n ? i : 0]));
             assert_true(out[i] == want.x && out[s + i] == want.y && out[2 * s + i] == want.z);
@@ -105,11 +105,55 @@ static void test_place_bitwise(void** state) {
     }
 }
 
+// The scan along an unnormalised direction d' (mpr.c's refinement): when it calls both winners
+// clear they are the scan's answers along d = d' (1/|d'|) rounded, as mpr.c computes it; sets with
+// a tie at the top (lattice points on axis directions, duplicates) must not be called clear. Scales
+// of d' from 1e-3 to 1e3; padding lanes excluded by the valid masks.
+static void test_clear_scan_agrees(void** state) {
+    (void)state;
+    tc_soa_pair16_clear_fn clear = tc_soa_pair16_clear();
+    if (!clear) skip(); // machines without AVX2 never take this path
+    int calls = 0, clear_calls = 0, tie_calls = 0;
+    for (int n = 1; n <= 16; ++n)
+        for (int rep = 0; rep < 8; ++rep) {
+            bool lattice = rep & 1;
+            tc_vec3 p[16], q[16];
+            tc_real soa[48], soq[48], reach_p = 0, reach_q = 0;
+            for (int i = 0; i < n; ++i) {
+                p[i] = lattice ? tc_v3(floor(4 * rnd()), floor(4 * rnd()), floor(4 * rnd())) : tc_v3(rnd(), rnd(), rnd());
+                q[i] = tc_v3(rnd() + 3, rnd(), rnd() - 2);
+                reach_p = fmax(reach_p, 2 * tc_v3_len(p[i])), reach_q = fmax(reach_q, 2 * tc_v3_len(q[i]));
+            }
+            tc_soa_pack(p, n, soa);
+            tc_soa_pack(q, n, soq);
+            unsigned valid = (1u << n) - 1;
+            for (int k = 0; k < 100; ++k) {
+                tc_vec3 dp = k < 6 ? tc_v3(k == 0 ? 1 : k == 1 ? -1 : 0, k == 2 ? 1 : k == 3 ? -1 : 0, k == 4 ? 1 : k == 5 ? -1 : 0)
+                                   : tc_v3(rnd(), rnd(), rnd());
+                dp = tc_v3_scale(dp, pow(10, 6 * (rnd() + 0.5) - 3));
+                tc_real l1 = fabs(dp.x) + fabs(dp.y) + fabs(dp.z);
+                tc_vec3 d = tc_v3_scale(dp, 1.0 / tc_v3_len(dp));
+                int want = tc_soa_pair16()(soa, soq, d.x, d.y, d.z), wa = want & 0xFFFF;
+                bool tie = false;
+                for (int i = 0; i < n; ++i) tie |= i != wa && tc_v3_dot(p[i], d) == tc_v3_dot(p[wa], d);
+                int r = clear(soa, soq, dp.x, dp.y, dp.z, 1e-10 * l1 * reach_p, 1e-10 * l1 * reach_q, valid, valid);
+                calls++;
+                if (tie) tie_calls++, assert_int_equal(r, -1);
+                if (r < 0) continue;
+                clear_calls++;
+                assert_int_equal(r, want);
+            }
+        }
+    assert_true(tie_calls > 100);         // the lattice sets do test ties
+    assert_true(clear_calls > calls / 2); // and most random directions are clear
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scan_matches_point_by_point),
         cmocka_unit_test(test_padding_never_wins_alone),
         cmocka_unit_test(test_place_bitwise),
+        cmocka_unit_test(test_clear_scan_agrees),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
