@@ -8,7 +8,7 @@ if (!exists("out")) out = 'tet_sweep_9720.png'
 set terminal pngcairo size 900,560
 set output out
 set datafile separator ','
-set key outside right top
+set key inside right top box opaque
 set title 'two tet boxes head-on: cost against contact quality (' . csv . ')' noenhanced
 set xlabel 'max penetration over the run (mm)'
 set ylabel 'ms/step over the contact steps (thread CPU)'
