@@ -33,18 +33,25 @@ static int scan16_pair_scalar(const tc_real* a, const tc_real* b, tc_real dx, tc
 // scan's answer (every +-0 tie and every value compare the same way under == as under the scalar's
 // strict >). Without AVX2 the scalar scan is used: measured faster here than the same idea in SSE2
 // (0.73 vs 0.99 us per narrowphase query), its branches being well predicted.
-// The common case, 16 packed points (hulls of up to 16 vertices), unrolled: no loop, no branch.
-__attribute__((target("avx2"), always_inline)) static inline int scan16_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz) {
+// The heights of 16 packed points along (dx, dy, dz), 4 per register, and their maximum in
+// every lane of *m.
+__attribute__((target("avx2"), always_inline)) static inline void heights16_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz,
+                                                                                 __m256d h[4], __m256d* m) {
     const tc_real *x = soa, *y = soa + 16, *z = soa + 32;
     __m256d vx = _mm256_set1_pd(dx), vy = _mm256_set1_pd(dy), vz = _mm256_set1_pd(dz);
-#define TC_HEIGHT4(i) \
-    _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(x + i), vx), _mm256_mul_pd(_mm256_loadu_pd(y + i), vy)), \
-                  _mm256_mul_pd(_mm256_loadu_pd(z + i), vz))
-    __m256d h0 = TC_HEIGHT4(0), h1 = TC_HEIGHT4(4), h2 = TC_HEIGHT4(8), h3 = TC_HEIGHT4(12);
-#undef TC_HEIGHT4
-    __m256d m = _mm256_max_pd(_mm256_max_pd(h0, h1), _mm256_max_pd(h2, h3));
-    m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
-    m = _mm256_max_pd(m, _mm256_permute_pd(m, 5));
+    for (int k = 0; k < 4; ++k)
+        h[k] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(x + 4 * k), vx), _mm256_mul_pd(_mm256_loadu_pd(y + 4 * k), vy)),
+                             _mm256_mul_pd(_mm256_loadu_pd(z + 4 * k), vz));
+    __m256d t = _mm256_max_pd(_mm256_max_pd(h[0], h[1]), _mm256_max_pd(h[2], h[3]));
+    t = _mm256_max_pd(t, _mm256_permute2f128_pd(t, t, 1));
+    *m = _mm256_max_pd(t, _mm256_permute_pd(t, 5));
+}
+
+// The common case, 16 packed points (hulls of up to 16 vertices), unrolled: no loop, no branch.
+__attribute__((target("avx2"), always_inline)) static inline int scan16_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz) {
+    __m256d h[4], m;
+    heights16_avx2(soa, dx, dy, dz, h, &m);
+    __m256d h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3];
     unsigned hits = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h0, m, _CMP_EQ_OQ)) |
                     (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h1, m, _CMP_EQ_OQ)) << 4 |
                     (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h2, m, _CMP_EQ_OQ)) << 8 |
@@ -60,16 +67,9 @@ __attribute__((target("avx2"))) static int scan16_one_avx2(const tc_real* soa, t
 // padding copies of point 0) has a height within tau of the maximum; else -1.
 __attribute__((target("avx2"), always_inline)) static inline int scan16_clear_avx2(const tc_real* soa, tc_real dx, tc_real dy, tc_real dz,
                                                                                    tc_real tau, unsigned valid) {
-    const tc_real *x = soa, *y = soa + 16, *z = soa + 32;
-    __m256d vx = _mm256_set1_pd(dx), vy = _mm256_set1_pd(dy), vz = _mm256_set1_pd(dz);
-#define TC_HEIGHT4(i) \
-    _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(x + i), vx), _mm256_mul_pd(_mm256_loadu_pd(y + i), vy)), \
-                  _mm256_mul_pd(_mm256_loadu_pd(z + i), vz))
-    __m256d h0 = TC_HEIGHT4(0), h1 = TC_HEIGHT4(4), h2 = TC_HEIGHT4(8), h3 = TC_HEIGHT4(12);
-#undef TC_HEIGHT4
-    __m256d m = _mm256_max_pd(_mm256_max_pd(h0, h1), _mm256_max_pd(h2, h3));
-    m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
-    m = _mm256_max_pd(m, _mm256_permute_pd(m, 5));
+    __m256d h[4], m;
+    heights16_avx2(soa, dx, dy, dz, h, &m);
+    __m256d h0 = h[0], h1 = h[1], h2 = h[2], h3 = h[3];
     __m256d low = _mm256_sub_pd(m, _mm256_set1_pd(tau));
     unsigned near = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h0, low, _CMP_GE_OQ)) |
                     (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(h1, low, _CMP_GE_OQ)) << 4 |
