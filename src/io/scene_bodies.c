@@ -68,9 +68,23 @@ tc_result tc_scene_parse_box_field(tc_scene_ctx* ctx, const cJSON* body, const c
     return r;
 }
 
-tc_result tc_scene_fail_create(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* e) {
+// The scene field a library def field is read from: renames (pairs {def field, scene field},
+// ending with {NULL, NULL}) first, then the def field without quasi's "body." prefix.
+static const char* scene_field(const char* field, const tc_scene_field_rename* renames) {
+    for (int i = 0; renames && renames[i].def_field; ++i)
+        if (strcmp(field, renames[i].def_field) == 0) return renames[i].scene_field;
+    return strncmp(field, "body.", 5) == 0 ? field + 5 : field;
+}
+
+tc_result tc_scene_fail_create_as(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* e,
+                                  const tc_scene_field_rename* renames) {
     // the library names the def field ("mass: ..."): report it under this body's path instead
     size_t n = strlen(e->path);
     const char* problem = n && strncmp(e->message, e->path, n) == 0 && e->message[n] == ':' ? e->message + n + 2 : e->message;
-    return tc_json_fail(&ctx->json, code, path, n ? e->path : NULL, "%s", problem);
+    const char* field = n ? scene_field(e->path, renames) : NULL;
+    return tc_json_fail(&ctx->json, code, path, field && field[0] ? field : NULL, "%s", problem);
+}
+
+tc_result tc_scene_fail_create(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* e) {
+    return tc_scene_fail_create_as(ctx, code, path, e, NULL);
 }

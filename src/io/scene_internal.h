@@ -51,6 +51,15 @@ tc_result tc_scene_parse_body_base(tc_scene_ctx* ctx, const cJSON* body, const c
 tc_result tc_scene_parse_box_field(tc_scene_ctx* ctx, const cJSON* body, const char* path, const char* key, tc_aabb* out);
 /// Reports a body-creation error under the body's path ("bodies[2].mass: must be positive").
 tc_result tc_scene_fail_create(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* error);
+/// A def field the scene spells differently ("mesh_triangles" is read from "mesh"); a scene
+/// field "" reports the error on the body itself.
+typedef struct tc_scene_field_rename {
+    const char* def_field;
+    const char* scene_field;
+} tc_scene_field_rename;
+/// tc_scene_fail_create with def fields renamed to the scene's (list ends with {NULL, NULL}).
+tc_result tc_scene_fail_create_as(tc_scene_ctx* ctx, tc_result code, const char* path, const tc_error* error,
+                                  const tc_scene_field_rename* renames);
 
 /// Resolves a mesh path relative to the scene directory into out (absolute paths kept).
 void tc_scene_resolve_path(const tc_scene_ctx* ctx, const char* rel, char* out, size_t size);

@@ -64,7 +64,11 @@ tc_result tc_scene_parse_points(tc_scene_ctx* ctx, const cJSON* body, const char
         tc_body_id id;
         tc_error e;
         r = tc_points_body_create(ctx->world, &d, &id, &e);
-        if (r) tc_scene_fail_create(ctx, r, path, &e);
+        static const tc_scene_field_rename renames[] = {
+            {"pose", "position"},      {"linear_velocity", "velocity"}, {"material.friction", "friction"},
+            {"mesh_vertices", "mesh"}, {"mesh_triangles", "mesh"},      {"points", ""},
+            {NULL, NULL}};
+        if (r) tc_scene_fail_create_as(ctx, r, path, &e, renames);
     }
     tc_mesh_free(&mesh);
     return r;

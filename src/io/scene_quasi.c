@@ -63,7 +63,10 @@ tc_result tc_scene_parse_quasi(tc_scene_ctx* ctx, const cJSON* body, const char*
         tc_body_id id;
         tc_error e;
         r = tc_quasi_body_create(ctx->world, &d, &id, &e);
-        if (r) tc_scene_fail_create(ctx, r, path, &e);
+        static const tc_scene_field_rename renames[] = {
+            {"body.points", "cloud"}, {"body.areas", "cloud"}, {"body.pose", "position"}, {"body.damping", "linear_damping"},
+            {"body", ""},             {NULL, NULL}};
+        if (r) tc_scene_fail_create_as(ctx, r, path, &e, renames);
     }
     tc_mesh_free(&mesh);
     return r;

@@ -384,6 +384,37 @@ static void test_metric_registry(void** state) {
     tc_scene_destroy(s);
 }
 
+// A spacing (or aspect ratio) that would sample more points than a body may hold is refused
+// before sampling: the counts are computed in double (no int overflow, no memory exhaustion).
+static void test_sample_counts_bounded(void** state) {
+    (void)state;
+    expect_error("{\"bodies\":[{\"type\":\"points\",\"shape\":\"box\",\"phyxel_spacing\":1e-5}]}",
+                 "bodies[0].phyxel_spacing: would create up to 8e+12 phyxels (limit 100000)", TC_RESULT_INVALID_ARGUMENT);
+    expect_error("{\"bodies\":[{\"type\":\"points\",\"shape\":\"box\",\"surfel_spacing\":1e-6}]}",
+                 "bodies[0].surfel_spacing: would create 2.4e+11 surfels (limit 2000000)", TC_RESULT_INVALID_ARGUMENT);
+    // 0.2 m box, 0.004 m spacing: 50^3 = 125,000 grid cells, just above the limit
+    expect_error("{\"bodies\":[{\"type\":\"points\",\"shape\":\"box\",\"phyxel_spacing\":0.004}]}",
+                 "bodies[0].phyxel_spacing: would create up to 1.25e+05 phyxels (limit 100000)", TC_RESULT_INVALID_ARGUMENT);
+    expect_error("{\"bodies\":[{\"type\":\"points\",\"shape\":\"sphere\",\"surfel_spacing\":1e-300}]}",
+                 "bodies[0].surfel_spacing: would create inf surfels (limit 2000000)", TC_RESULT_INVALID_ARGUMENT);
+    expect_error("{\"bodies\":[{\"type\":\"quasi\",\"shape\":\"box\",\"half_extents\":[1e7,1e-6,1e-6],\"sample_count\":1000000}]}",
+                 "bodies[0].half_extents: a box this thin would take 6.32e+09 samples (limit 2000000)", TC_RESULT_OUT_OF_RANGE);
+}
+
+// Library def fields are reported under the scene field they are read from.
+static void test_create_errors_name_scene_fields(void** state) {
+    (void)state;
+    char path[512];
+    write_tmp("cloud.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\n", path, sizeof path);
+    expect_error("{\"bodies\":[{\"type\":\"quasi\",\"shape\":\"points\",\"cloud\":\"cloud.obj\"}]}",
+                 "bodies[0].mass: a point-cloud body needs mass > 0", TC_RESULT_OUT_OF_RANGE);
+    write_tmp("flat.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n", path, sizeof path);
+    expect_error("{\"bodies\":[{\"type\":\"points\",\"shape\":\"mesh\",\"mesh\":\"flat.obj\"}]}",
+                 "bodies[0].mesh: the mesh encloses no volume (open, or wound clockwise)", TC_RESULT_INVALID_ARGUMENT);
+    expect_error("{\"bodies\":[{\"type\":\"quasi\",\"shape\":\"sphere\",\"poisson\":0.5}]}",
+                 "bodies[0].poisson: Poisson ratio must be in [0, 0.5) (got 0.5)", TC_RESULT_OUT_OF_RANGE);
+}
+
 static void test_every_repo_scene_loads(void** state) {
     (void)state;
     char path[512];
@@ -410,6 +441,8 @@ int main(void) {
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_on_removed_body_fails),
         cmocka_unit_test(test_metric_registry),
+        cmocka_unit_test(test_sample_counts_bounded),
+        cmocka_unit_test(test_create_errors_name_scene_fields),
         cmocka_unit_test(test_every_repo_scene_loads),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, NULL);

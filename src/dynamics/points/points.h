@@ -6,6 +6,12 @@
 #include "world/world_internal.h"
 #include "contact/surfel_surface.h"
 
+/// Most phyxels / surfels a body may sample; a def whose spacings would give more is refused
+/// before sampling. Every shipped scene and test is below 1% of these. Setup is quadratic in
+/// the phyxel count (neighbour search) and proportional to phyxels x surfels (surfel weights).
+#define TC_POINTS_MAX_PHYXELS 100000
+#define TC_POINTS_MAX_SURFELS 2000000
+
 /// Poly6 kernel w(r, h) = 315/(64 pi h^9) (h^2 - r^2)^3 for r < h, else 0; takes r^2.
 static inline tc_real tc_poly6(tc_real r2, tc_real h) {
     tc_real h2 = h * h;

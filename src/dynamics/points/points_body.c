@@ -121,13 +121,28 @@ static tc_real shape_volume(const tc_points_body_def* d) {
 // Jittered grid phyxels inside the shape, cells centred so a box is sampled symmetrically.
 typedef TC_ARRAY(tc_vec3) vec3_array;
 
-static int sample_phyxels(const tc_points_body_def* d, vec3_array* out) {
+// Grid cells per axis for the phyxel spacing, in double so a tiny spacing cannot overflow an int.
+static void phyxel_grid(const tc_points_body_def* d, tc_real cells[3]) {
+    tc_aabb box = shape_box(d);
+    for (int k = 0; k < 3; ++k) cells[k] = fmax(1, round((tc_v3_get(box.hi, k) - tc_v3_get(box.lo, k)) / d->phyxel_spacing));
+}
+
+// Upper bound on the phyxel count: every grid cell gives at most one phyxel.
+static tc_real phyxel_bound(const tc_points_body_def* d) {
+    tc_real n[3];
+    phyxel_grid(d, n);
+    return n[0] * n[1] * n[2];
+}
+
+// False when out of memory. Callers check phyxel_bound() first, so the counts fit an int.
+static bool sample_phyxels(const tc_points_body_def* d, vec3_array* out) {
     tc_aabb box = shape_box(d);
     tc_vec3 ext = tc_v3_sub(box.hi, box.lo);
+    tc_real cells[3], step[3];
+    phyxel_grid(d, cells);
     int n[3];
-    tc_real step[3];
     for (int k = 0; k < 3; ++k) {
-        n[k] = (int)fmax(1, round(tc_v3_get(ext, k) / d->phyxel_spacing));
+        n[k] = (int)cells[k];
         step[k] = tc_v3_get(ext, k) / n[k];
     }
     uint32_t rng = d->seed;
@@ -140,23 +155,52 @@ static int sample_phyxels(const tc_points_body_def* d, vec3_array* out) {
                 tc_real jz = rand01(&rng) - 0.5, jy = rand01(&rng) - 0.5, jx = rand01(&rng) - 0.5;
                 tc_vec3 jit = tc_v3(jx, jy, jz);
                 p = tc_v3_madd(p, d->jitter * d->phyxel_spacing, jit);
-                if (inside_shape(d, p)) tc_array_push(out, p);
+                if (inside_shape(d, p) && !tc_array_push(out, p)) return false;
             }
-    return out->count;
+    return true;
 }
 
-static void push_surfel(vec3_array* s, vec3_array* n, tc_vec3 p, tc_vec3 nn) {
-    tc_array_push(s, p);
-    tc_array_push(n, nn);
+static bool push_surfel(vec3_array* s, vec3_array* n, tc_vec3 p, tc_vec3 nn) {
+    return tc_array_push(s, p) && tc_array_push(n, nn);
 }
 
-static void sample_box_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
+// Surfels per box face side (u, v) and sphere/mesh totals, in double: callers check
+// surfel_bound() before sampling, so the int counts below cannot overflow.
+static tc_real face_cells(tc_real half, tc_real spacing) { return fmax(1, round(2 * half / spacing)); }
+
+static tc_real sphere_surfel_count(const tc_points_body_def* d) {
+    return fmax(12, round(4 * TC_PI * d->radius * d->radius / (d->surfel_spacing * d->surfel_spacing)));
+}
+
+static tc_real triangle_area(const tc_points_body_def* d, int t, tc_vec3* normal) {
+    tc_vec3 a = d->mesh_vertices[d->mesh_triangles[3 * t]], b = d->mesh_vertices[d->mesh_triangles[3 * t + 1]],
+            c = d->mesh_vertices[d->mesh_triangles[3 * t + 2]];
+    tc_vec3 cr = tc_v3_cross(tc_v3_sub(b, a), tc_v3_sub(c, a));
+    if (normal) *normal = cr;
+    return 0.5 * tc_v3_len(cr);
+}
+
+static tc_real surfel_bound(const tc_points_body_def* d) {
+    if (d->shape == TC_POINTS_SPHERE) return sphere_surfel_count(d);
+    tc_real total = 0;
+    if (d->shape == TC_POINTS_BOX) {
+        for (int axis = 0; axis < 3; ++axis) {
+            tc_real hu = tc_v3_get(d->half_extents, (axis + 1) % 3), hv = tc_v3_get(d->half_extents, (axis + 2) % 3);
+            total += 2 * face_cells(hu, d->surfel_spacing) * face_cells(hv, d->surfel_spacing);
+        }
+        return total;
+    }
+    for (int t = 0; t < d->mesh_triangle_count; ++t) total += triangle_area(d, t, NULL);
+    return floor(total / (d->surfel_spacing * d->surfel_spacing)) + 1; // +1: the carried fraction
+}
+
+static bool sample_box_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
     tc_vec3 he = d->half_extents;
     for (int axis = 0; axis < 3; ++axis)
         for (int side = -1; side <= 1; side += 2) {
             int u = (axis + 1) % 3, v = (axis + 2) % 3;
             tc_real hu = tc_v3_get(he, u), hv = tc_v3_get(he, v);
-            int nu = (int)fmax(1, round(2 * hu / d->surfel_spacing)), nv = (int)fmax(1, round(2 * hv / d->surfel_spacing));
+            int nu = (int)face_cells(hu, d->surfel_spacing), nv = (int)face_cells(hv, d->surfel_spacing);
             for (int j = 0; j < nv; ++j)
                 for (int i = 0; i < nu; ++i) {
                     tc_real c[3], nn[3] = {0, 0, 0};
@@ -164,37 +208,40 @@ static void sample_box_surfels(const tc_points_body_def* d, vec3_array* s, vec3_
                     c[u] = -hu + 2 * hu * (i + 0.5) / nu;
                     c[v] = -hv + 2 * hv * (j + 0.5) / nv;
                     nn[axis] = side;
-                    push_surfel(s, n, tc_v3(c[0], c[1], c[2]), tc_v3(nn[0], nn[1], nn[2]));
+                    if (!push_surfel(s, n, tc_v3(c[0], c[1], c[2]), tc_v3(nn[0], nn[1], nn[2]))) return false;
                 }
         }
+    return true;
 }
 
-static void sample_sphere_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
-    int count = (int)fmax(12, round(4 * TC_PI * d->radius * d->radius / (d->surfel_spacing * d->surfel_spacing)));
+static bool sample_sphere_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
+    int count = (int)sphere_surfel_count(d);
     tc_real golden = TC_PI * (3 - sqrt(5.0)); // Fibonacci sphere: near-uniform, deterministic
     for (int i = 0; i < count; ++i) {
         tc_real z = 1 - 2 * (i + 0.5) / count, r = sqrt(fmax(0, 1 - z * z)), phi = golden * i;
         tc_vec3 nn = tc_v3(r * cos(phi), r * sin(phi), z);
-        push_surfel(s, n, tc_v3_scale(nn, d->radius), nn);
+        if (!push_surfel(s, n, tc_v3_scale(nn, d->radius), nn)) return false;
     }
+    return true;
 }
 
-static void sample_mesh_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
+static bool sample_mesh_surfels(const tc_points_body_def* d, vec3_array* s, vec3_array* n) {
     uint32_t rng = d->seed * 2654435761u + 1;
     tc_real carry = 0, cell = d->surfel_spacing * d->surfel_spacing;
     for (int t = 0; t < d->mesh_triangle_count; ++t) {
         tc_vec3 a = d->mesh_vertices[d->mesh_triangles[3 * t]], b = d->mesh_vertices[d->mesh_triangles[3 * t + 1]],
                 c = d->mesh_vertices[d->mesh_triangles[3 * t + 2]];
-        tc_vec3 cr = tc_v3_cross(tc_v3_sub(b, a), tc_v3_sub(c, a));
-        tc_real want = 0.5 * tc_v3_len(cr) / cell + carry;
+        tc_vec3 cr;
+        tc_real want = triangle_area(d, t, &cr) / cell + carry;
         int count = (int)floor(want);
         carry = want - count; // keeps the total proportional to area on finely tessellated meshes
         for (int k = 0; k < count; ++k) {
             tc_real r1 = sqrt(rand01(&rng)), r2 = rand01(&rng);
             tc_vec3 p = tc_v3_add(tc_v3_scale(a, 1 - r1), tc_v3_add(tc_v3_scale(b, r1 * (1 - r2)), tc_v3_scale(c, r1 * r2)));
-            push_surfel(s, n, p, tc_v3_normalize(cr));
+            if (!push_surfel(s, n, p, tc_v3_normalize(cr))) return false;
         }
     }
+    return true;
 }
 
 // ---- validation ----------------------------------------------------------------------------
@@ -231,6 +278,13 @@ static tc_result validate_def(const tc_points_body_def* d, tc_error* error) {
         REQUIRE(false, "shape", "unknown shape %d", (int)d->shape);
     REQUIRE(d->phyxel_spacing > 0 && isfinite(d->phyxel_spacing), "phyxel_spacing", "must be positive and finite");
     REQUIRE(d->surfel_spacing > 0 && isfinite(d->surfel_spacing), "surfel_spacing", "must be positive and finite");
+    // Counts in double before sampling: a tiny spacing would otherwise overflow an int or
+    // exhaust memory (body setup is also quadratic in the phyxel count).
+    tc_real phyxels = phyxel_bound(d), surfels = surfel_bound(d);
+    REQUIRE(phyxels <= TC_POINTS_MAX_PHYXELS, "phyxel_spacing", "would create up to %.3g phyxels (limit %d)", phyxels,
+            TC_POINTS_MAX_PHYXELS);
+    REQUIRE(surfels <= TC_POINTS_MAX_SURFELS, "surfel_spacing", "would create %.3g surfels (limit %d)", surfels,
+            TC_POINTS_MAX_SURFELS);
     REQUIRE(d->jitter >= 0 && d->jitter <= 0.5, "jitter", "must be in [0, 0.5]");
     REQUIRE(d->support_scale >= 1.5 && d->support_scale <= 6, "support_scale", "must be in [1.5, 6]");
     REQUIRE(d->density > 0 && isfinite(d->density), "density", "must be positive and finite");
@@ -352,13 +406,16 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
     tc_result r = validate_def(d, error);
     if (r != TC_RESULT_OK) return r;
     vec3_array px = {0}, ss = {0}, sn = {0};
-    sample_phyxels(d, &px);
-    if (d->shape == TC_POINTS_BOX) sample_box_surfels(d, &ss, &sn);
-    else if (d->shape == TC_POINTS_SPHERE) sample_sphere_surfels(d, &ss, &sn);
-    else sample_mesh_surfels(d, &ss, &sn);
+    bool sampled = sample_phyxels(d, &px);
+    if (sampled && d->shape == TC_POINTS_BOX) sampled = sample_box_surfels(d, &ss, &sn);
+    else if (sampled && d->shape == TC_POINTS_SPHERE) sampled = sample_sphere_surfels(d, &ss, &sn);
+    else if (sampled) sampled = sample_mesh_surfels(d, &ss, &sn);
     r = TC_RESULT_OK;
     tc_points_body* b = NULL;
-    if (px.count < 5)
+    if (!sampled)
+        r = tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "points", "out of memory sampling %d phyxels and %d surfels",
+                         px.count, ss.count);
+    else if (px.count < 5)
         r = tc_error_set(error, TC_RESULT_DEGENERATE, NULL, "phyxel_spacing", "only %d phyxels fit in the shape; at least 5 are needed", px.count);
     else if (ss.count < 4)
         r = tc_error_set(error, TC_RESULT_DEGENERATE, NULL, "surfel_spacing", "only %d surfels on the shape", ss.count);

@@ -42,6 +42,14 @@ tc_quasi_body* tc_quasi_record(const tc_world* w, int rigid_index);
 /// The rigid frame of a quasi record.
 tc_rigid_body* tc_quasi_rigid(const tc_world* w, const tc_quasi_body* q);
 
+/// Most samples a box may take: the per-face grids keep at least one cell per side, so a thin
+/// box takes more than its sample_count budget (refused above this, before sampling).
+#define TC_QUASI_MAX_BOX_SAMPLES 2000000
+
+/// The number of samples tc_quasi_sample_shape gives a box of half extents he (m) for the
+/// budget, in double so extreme aspect ratios cannot overflow an int.
+tc_real tc_quasi_box_sample_count(tc_vec3 he, int budget);
+
 /// Samples an analytic shape: count points, outward normals and area shares (allocated with
 /// tc_alloc, count entries each). Returns the number of samples (0 on allocation failure).
 int tc_quasi_sample_shape(const tc_quasi_body_def* def, tc_vec3** points, tc_vec3** normals, tc_real** areas);

@@ -64,6 +64,10 @@ static tc_result check_def(const tc_quasi_body_def* d, tc_error* e) {
     }
     if (d->shape != TC_QUASI_POINTS && (d->sample_count < 20 || d->sample_count > 1000000))
         return FAIL(TC_RESULT_OUT_OF_RANGE, "body.sample_count", "sample_count must be in [20, 1e6] (got %d)", d->sample_count);
+    tc_real box_samples = d->shape == TC_QUASI_BOX ? tc_quasi_box_sample_count(d->half_extents, d->sample_count) : 0;
+    if (box_samples > TC_QUASI_MAX_BOX_SAMPLES)
+        return FAIL(TC_RESULT_OUT_OF_RANGE, "body.half_extents", "a box this thin would take %.3g samples (limit %d)", box_samples,
+                    TC_QUASI_MAX_BOX_SAMPLES);
     if (d->shape != TC_QUASI_POINTS && !(d->mass > 0) && !finite_positive(d->density))
         return FAIL(TC_RESULT_OUT_OF_RANGE, "body.density", "density must be > 0 (got %g)", d->density);
     if (!(d->mass >= 0) || !isfinite(d->mass)) return FAIL(TC_RESULT_OUT_OF_RANGE, "body.mass", "mass must be >= 0");

@@ -21,19 +21,33 @@ static void sample_ellipsoid(tc_vec3 axes, int n, tc_vec3* p, tc_vec3* nrm, tc_r
     }
 }
 
-// A grid of cell centres on each face, cells as square as the sample budget allows.
-static int sample_box(tc_vec3 he, int budget, tc_vec3* p, tc_vec3* nrm, tc_real* area, bool count_only) {
+// Cells along a face side of half length e for the cell size of the budget.
+static tc_real box_side_cells(tc_real e, tc_real cell) { return fmax(1, round(2 * e / cell)); }
+
+static tc_real box_cell_size(tc_vec3 he, int budget) {
     tc_real total = 8 * (he.x * he.y + he.y * he.z + he.z * he.x);
-    tc_real s = sqrt(total / budget);
+    return sqrt(total / budget);
+}
+
+tc_real tc_quasi_box_sample_count(tc_vec3 he, int budget) {
+    tc_real s = box_cell_size(he, budget), n = 0;
+    for (int axis = 0; axis < 3; ++axis)
+        n += 2 * box_side_cells(tc_v3_get(he, (axis + 1) % 3), s) * box_side_cells(tc_v3_get(he, (axis + 2) % 3), s);
+    return n;
+}
+
+// A grid of cell centres on each face, cells as square as the sample budget allows. The
+// caller checked tc_quasi_box_sample_count, so the int counts cannot overflow.
+static void sample_box(tc_vec3 he, int budget, tc_vec3* p, tc_vec3* nrm, tc_real* area) {
+    tc_real s = box_cell_size(he, budget);
     int n = 0;
     for (int axis = 0; axis < 3; ++axis)
         for (int side = -1; side <= 1; side += 2) {
             int a = (axis + 1) % 3, b = (axis + 2) % 3;
             tc_real ea = tc_v3_get(he, a), eb = tc_v3_get(he, b);
-            int na = (int)fmax(1, round(2 * ea / s)), nb = (int)fmax(1, round(2 * eb / s));
+            int na = (int)box_side_cells(ea, s), nb = (int)box_side_cells(eb, s);
             for (int i = 0; i < na; ++i)
                 for (int j = 0; j < nb; ++j, ++n) {
-                    if (count_only) continue;
                     tc_real c[3];
                     c[axis] = side * tc_v3_get(he, axis);
                     c[a] = -ea + (i + 0.5) * 2 * ea / na;
@@ -45,12 +59,11 @@ static int sample_box(tc_vec3 he, int budget, tc_vec3* p, tc_vec3* nrm, tc_real*
                     area[n] = 4 * ea * eb / (na * nb);
                 }
         }
-    return n;
 }
 
 int tc_quasi_sample_shape(const tc_quasi_body_def* d, tc_vec3** points, tc_vec3** normals, tc_real** areas) {
     int n = d->sample_count;
-    if (d->shape == TC_QUASI_BOX) n = sample_box(d->half_extents, d->sample_count, NULL, NULL, NULL, true);
+    if (d->shape == TC_QUASI_BOX) n = (int)tc_quasi_box_sample_count(d->half_extents, d->sample_count);
     *points = tc_alloc((size_t)n * sizeof(tc_vec3));
     *normals = tc_alloc((size_t)n * sizeof(tc_vec3));
     *areas = tc_alloc((size_t)n * sizeof(tc_real));
@@ -65,7 +78,7 @@ int tc_quasi_sample_shape(const tc_quasi_body_def* d, tc_vec3** points, tc_vec3*
     switch (d->shape) {
     case TC_QUASI_SPHERE: sample_ellipsoid(tc_v3(d->radius, d->radius, d->radius), n, *points, *normals, *areas); break;
     case TC_QUASI_ELLIPSOID: sample_ellipsoid(d->half_extents, n, *points, *normals, *areas); break;
-    case TC_QUASI_BOX: sample_box(d->half_extents, d->sample_count, *points, *normals, *areas, false); break;
+    case TC_QUASI_BOX: sample_box(d->half_extents, d->sample_count, *points, *normals, *areas); break;
     default: return 0;
     }
     return n;
