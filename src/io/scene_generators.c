@@ -135,6 +135,9 @@ static tc_result gen_wall(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     return r;
 }
 
+/// Most bodies one grid generator may create (about 1 kB each).
+#define TC_GRID_MAX_BODIES 1000000
+
 /// A 3-D grid of boxes or spheres, spaced by `spacing`, starting at origin.
 static tc_result gen_grid(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
     static const char* const f[] = {"pattern", "name", "origin", "density", "friction", "restitution", "gap",
@@ -160,6 +163,10 @@ static tc_result gen_grid(tc_scene_ctx* ctx, const cJSON* g, const char* path) {
             return tc_json_fail(j, TC_RESULT_OUT_OF_RANGE, path, "count", "must hold 3 integers in [1, 1000]");
         n[a] = (int)v;
     }
+    double total = (double)n[0] * n[1] * n[2]; // 1000^3 rigid bodies would need ~1 TB
+    if (total > TC_GRID_MAX_BODIES)
+        return tc_json_fail(j, TC_RESULT_OUT_OF_RANGE, path, "count", "would create %.0f bodies (limit %d)", total,
+                            TC_GRID_MAX_BODIES);
     tc_shape_def s = box_shape(h);
     if (shape == 1) {
         s = tc_shape_def_default(TC_SHAPE_SPHERE);

@@ -60,7 +60,8 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
         tc_body_id id;
         tc_error e;
         r = tc_tet_body_create(ctx->world, &d, &id, &e);
-        if (r) tc_scene_fail_create(ctx, r, path, &e);
+        static const tc_scene_field_rename renames[] = {{"tets", "mesh"}, {"vertices", "mesh"}, {"tet", ""}, {NULL, NULL}};
+        if (r) tc_scene_fail_create_as(ctx, r, path, &e, renames);
     }
     tc_tetmesh_free(&mesh);
     return r;

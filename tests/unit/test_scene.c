@@ -399,6 +399,8 @@ static void test_sample_counts_bounded(void** state) {
                  "bodies[0].surfel_spacing: would create inf surfels (limit 2000000)", TC_RESULT_INVALID_ARGUMENT);
     expect_error("{\"bodies\":[{\"type\":\"quasi\",\"shape\":\"box\",\"half_extents\":[1e7,1e-6,1e-6],\"sample_count\":1000000}]}",
                  "bodies[0].half_extents: a box this thin would take 6.32e+09 samples (limit 2000000)", TC_RESULT_OUT_OF_RANGE);
+    expect_error("{\"generators\":[{\"pattern\":\"grid\",\"count\":[1000,1000,2]}]}",
+                 "generators[0].count: would create 2000000 bodies (limit 1000000)", TC_RESULT_OUT_OF_RANGE);
 }
 
 // Library def fields are reported under the scene field they are read from.

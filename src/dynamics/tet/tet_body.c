@@ -2,6 +2,7 @@
 #include "dynamics/tet/tet.h"
 #include "dynamics/nodal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,19 +29,24 @@ tc_tet_body_def tc_tet_body_def_default(void) {
 
 // Six tets per cube around the 000-111 diagonal (Freudenthal): every cube uses the same split,
 // so neighbouring cubes share their face diagonals and the mesh is conforming.
-static void add_cube(int_list* tets, const int c[8]) {
+// False when out of memory.
+static bool add_cube(int_list* tets, const int c[8]) {
     static const int paths[6][2] = {{1, 3}, {1, 5}, {2, 3}, {2, 6}, {4, 5}, {4, 6}};
+    if (!tc_array_reserve(tets, tets->count + 24)) return false;
     for (int k = 0; k < 6; ++k) {
-        tc_array_push(tets, c[0]);
-        tc_array_push(tets, c[paths[k][0]]);
-        tc_array_push(tets, c[paths[k][1]]);
-        tc_array_push(tets, c[7]);
+        tets->data[tets->count++] = c[0];
+        tets->data[tets->count++] = c[paths[k][0]];
+        tets->data[tets->count++] = c[paths[k][1]];
+        tets->data[tets->count++] = c[7];
     }
+    return true;
 }
 
-static void lattice(vec_list* verts, int_list* tets, tc_vec3 lo, tc_vec3 hi, int nx, int ny, int nz, tc_real radius) {
+// False when out of memory (then verts and tets hold a partial lattice: callers discard it).
+static bool lattice(vec_list* verts, int_list* tets, tc_vec3 lo, tc_vec3 hi, int nx, int ny, int nz, tc_real radius) {
     int* id = malloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(int));
-    if (!id) return;
+    if (!id) return false;
+    bool ok = true;
     for (int i = 0; i < (nx + 1) * (ny + 1) * (nz + 1); ++i) id[i] = -1;
     tc_vec3 step = tc_v3((hi.x - lo.x) / nx, (hi.y - lo.y) / ny, (hi.z - lo.z) / nz);
     for (int k = 0; k < nz; ++k)
@@ -54,22 +60,25 @@ static void lattice(vec_list* verts, int_list* tets, tc_vec3 lo, tc_vec3 hi, int
                     int key = (gk * (ny + 1) + gj) * (nx + 1) + gi;
                     if (id[key] < 0) {
                         id[key] = verts->count;
-                        tc_array_push(verts, tc_v3(lo.x + gi * step.x, lo.y + gj * step.y, lo.z + gk * step.z));
+                        ok = ok && tc_array_push(verts, tc_v3(lo.x + gi * step.x, lo.y + gj * step.y, lo.z + gk * step.z));
                     }
                     c[q] = id[key];
                 }
-                add_cube(tets, c);
+                ok = ok && add_cube(tets, c);
             }
     free(id);
+    return ok;
 }
 
 static tc_result generate(const tc_tet_body_def* d, vec_list* verts, int_list* tets, tc_error* e) {
     int r = d->resolution;
     if (d->shape == TC_TET_MESH) {
-        if (!d->vertices || d->vertex_count < 4 || !d->tets || d->tet_count < 1)
+        if (!d->vertices || d->vertex_count < 4 || !d->tets || d->tet_count < 1 || d->tet_count > INT_MAX / 4)
             return tc_error_set(e, TC_RESULT_DEGENERATE, NULL, "tets", "a tet mesh needs at least 4 vertices and 1 tet");
-        for (int i = 0; i < d->vertex_count; ++i) tc_array_push(verts, d->vertices[i]);
-        for (int i = 0; i < 4 * d->tet_count; ++i) tc_array_push(tets, d->tets[i]);
+        if (!tc_array_reserve(verts, d->vertex_count) || !tc_array_reserve(tets, 4 * d->tet_count))
+            return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, NULL, "tet", "out of memory");
+        for (int i = 0; i < d->vertex_count; ++i) verts->data[verts->count++] = d->vertices[i];
+        for (int i = 0; i < 4 * d->tet_count; ++i) tets->data[tets->count++] = d->tets[i];
         return TC_RESULT_OK;
     }
     if (r < 1 || r > 64) return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "resolution", "must be in [1, 64] (got %d)", r);
@@ -79,11 +88,11 @@ static tc_result generate(const tc_tet_body_def* d, vec_list* verts, int_list* t
             return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "half_extents", "every component must be positive and finite");
         tc_real cell = 2 * fmax(h.x, fmax(h.y, h.z)) / r;
         int nx = (int)fmax(1, round(2 * h.x / cell)), ny = (int)fmax(1, round(2 * h.y / cell)), nz = (int)fmax(1, round(2 * h.z / cell));
-        lattice(verts, tets, tc_v3_neg(h), h, nx, ny, nz, 0);
+        if (!lattice(verts, tets, tc_v3_neg(h), h, nx, ny, nz, 0)) return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, NULL, "tet", "out of memory");
     } else if (d->shape == TC_TET_SPHERE) {
         if (!(d->radius > 0) || !isfinite(d->radius)) return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "radius", "must be positive and finite");
         tc_vec3 h = tc_v3(d->radius, d->radius, d->radius);
-        lattice(verts, tets, tc_v3_neg(h), h, r, r, r, d->radius);
+        if (!lattice(verts, tets, tc_v3_neg(h), h, r, r, r, d->radius)) return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, NULL, "tet", "out of memory");
         if (tets->count == 0) return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "resolution", "too coarse for a sphere");
     } else {
         return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "shape", "unknown shape %d", (int)d->shape);
