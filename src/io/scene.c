@@ -104,8 +104,10 @@ static tc_result parse_metrics(tc_scene_ctx* ctx, const cJSON* arr) {
         const char* colon = strchr(m->valuestring, ':');
         size_t n = colon ? (size_t)(colon - m->valuestring) : strlen(m->valuestring);
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), m->valuestring);
+        char problem[512];
+        tc_result r = tc_metric_check(ctx->world, name, colon ? colon + 1 : NULL, problem, sizeof problem);
+        if (r) return tc_json_fail(&ctx->json, r, p, NULL, "%s", problem);
         tc_metric_fn* fn = tc_metric_find(name);
-        if (!fn) return tc_json_fail(&ctx->json, TC_RESULT_OUT_OF_RANGE, p, NULL, "unknown metric \"%s\"", name);
         tc_scene_metric sm = {tc_strdup(m->valuestring), tc_strdup(colon ? colon + 1 : ""), fn};
         if (!tc_array_push(&ctx->scene->metrics, sm)) return TC_RESULT_OUT_OF_MEMORY;
     }

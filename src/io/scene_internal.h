@@ -118,6 +118,10 @@ typedef struct tc_scene_metric {
 
 /// The metric function registered under name, or NULL (metrics.c).
 tc_metric_fn* tc_metric_find(const char* name);
+/// Checks a scene's metric "name" or "name:arg" (arg NULL without ':') against the loaded world:
+/// a known name, and for the built-ins the argument they need (a body of the right kind, or
+/// none). Metrics an application registered are not checked. On failure writes the problem.
+tc_result tc_metric_check(const tc_world* world, const char* name, const char* arg, char* problem, size_t size);
 
 struct tc_scene {
     tc_world* world;

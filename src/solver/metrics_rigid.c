@@ -30,6 +30,11 @@ static const tc_rigid_body* named_box(const tc_world* w, const char* name, const
     return b;
 }
 
+bool tc_metric_is_box(const tc_world* w, const char* name) {
+    const tc_shape* box;
+    return named_box(w, name, &box) != NULL;
+}
+
 tc_real tc_metric_box_penetration(const tc_world* w, const char* name) {
     const tc_shape* box;
     const tc_rigid_body* b = named_box(w, name, &box);

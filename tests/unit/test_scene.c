@@ -417,6 +417,45 @@ static void test_create_errors_name_scene_fields(void** state) {
                  "bodies[0].poisson: Poisson ratio must be in [0, 0.5) (got 0.5)", TC_RESULT_OUT_OF_RANGE);
 }
 
+#define BALL(name, z) "{\"type\":\"rigid\",\"name\":\"" name "\",\"position\":[3,0," #z "],\"shapes\":[{\"type\":\"sphere\",\"radius\":0.5}]}"
+#define METRIC_SCENE(m) "{\"bodies\":[" GROUND "," BOX("box_a", 1) "," BALL("ball_a", 1) "],\"metrics\":[" m "]}"
+
+// Metric names and arguments are checked when the scene loads, not found as nan columns later.
+static void test_metric_arguments_checked(void** state) {
+    (void)state;
+    expect_error(METRIC_SCENE("\"body_height:nope\""), "metrics[0]: metric \"body_height\": no body named \"nope\"",
+                 TC_RESULT_INVALID_ARGUMENT);
+    expect_error(METRIC_SCENE("\"body_count\",\"body_height\""),
+                 "metrics[1]: metric \"body_height\" needs a body name: \"body_height:NAME\"", TC_RESULT_MISSING_FIELD);
+    expect_error(METRIC_SCENE("\"body_speed:\""), "metrics[0]: metric \"body_speed\" needs a body name: \"body_speed:NAME\"",
+                 TC_RESULT_MISSING_FIELD);
+    expect_error(METRIC_SCENE("\"box_penetration:ball_a\""),
+                 "metrics[0]: metric \"box_penetration\" needs a rigid or static body whose first shape is a box; \"ball_a\" is not",
+                 TC_RESULT_INVALID_ARGUMENT);
+    expect_error(METRIC_SCENE("\"quasi_force_z:box_a\""),
+                 "metrics[0]: metric \"quasi_force_z\" needs a quasi-rigid body; \"box_a\" is a rigid body", TC_RESULT_INVALID_ARGUMENT);
+    expect_error(METRIC_SCENE("\"kinetic_energy:box_a\""), "metrics[0]: metric \"kinetic_energy\" takes no argument (got \"box_a\")",
+                 TC_RESULT_INVALID_ARGUMENT);
+    // A body removed by an event leaves NaN in its columns (the box metric too, not a 0).
+    char path[512];
+    write_tmp("metric_removed.json",
+              "{\"world\":{\"time_step\":0.01},\"bodies\":[" GROUND "," BOX("box_a", 1) "],"
+              "\"metrics\":[\"box_penetration:box_a\",\"body_height:box_a\",\"body_count\"],"
+              "\"events\":[{\"time\":0.02,\"action\":\"remove\",\"body\":\"box_a\"}]}",
+              path, sizeof path);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    assert_int_equal(tc_scene_step(s, &e), TC_RESULT_OK);
+    assert_near(tc_scene_metric_value(s, 0), 0, 0);   // resting above the plane: no penetration
+    assert_near(tc_scene_metric_value(s, 1), 1, 1e-3); // released at z = 1
+    for (int i = 0; i < 5; ++i) assert_int_equal(tc_scene_step(s, &e), TC_RESULT_OK);
+    assert_true(isnan(tc_scene_metric_value(s, 0)));
+    assert_true(isnan(tc_scene_metric_value(s, 1)));
+    assert_near(tc_scene_metric_value(s, 2), 1, 0);
+    tc_scene_destroy(s);
+}
+
 static void test_every_repo_scene_loads(void** state) {
     (void)state;
     char path[512];
@@ -445,6 +484,7 @@ int main(void) {
         cmocka_unit_test(test_metric_registry),
         cmocka_unit_test(test_sample_counts_bounded),
         cmocka_unit_test(test_create_errors_name_scene_fields),
+        cmocka_unit_test(test_metric_arguments_checked),
         cmocka_unit_test(test_every_repo_scene_loads),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, NULL);
