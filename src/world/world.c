@@ -5,21 +5,54 @@
 
 static _Atomic uint16_t s_world_serial;
 
+// A real field of tc_world_def and its range as docs/scene-format.md gives it: finite, >= lo
+// (> lo when lo_open), <= hi.
+typedef struct world_real_field {
+    const char* path;
+    tc_real value;
+    tc_real lo, hi;
+    bool lo_open;
+} world_real_field;
+
+static tc_result check_real_field(const world_real_field* f, tc_error* e) {
+    bool above = f->lo_open ? f->value > f->lo : f->value >= f->lo;
+    if (isfinite(f->value) && above && f->value <= f->hi) return TC_RESULT_OK;
+    if (f->hi < INFINITY)
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, f->path, "must be in [%g, %g] (got %g)", f->lo, f->hi, f->value);
+    return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, f->path, "must be finite and %s %g (got %g)", f->lo_open ? ">" : ">=",
+                        f->lo, f->value);
+}
+
 static tc_result check_world_def(const tc_world_def* d, tc_error* e) {
     if (!d) return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "def is NULL");
     if (d->internal_value != TC_DEF_COOKIE)
         return tc_error_set(e, TC_RESULT_INVALID_ARGUMENT, NULL, "world", "def was not made by tc_world_def_default()");
     if (!tc_v3_is_finite(d->gravity)) return tc_error_set(e, TC_RESULT_NOT_FINITE, NULL, "world.gravity", "gravity is not finite");
-    if (!(d->time_step > 0) || !isfinite(d->time_step))
-        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.time_step", "time step must be positive and finite (got %g)", d->time_step);
     if (d->sub_steps < 1 || d->sub_steps > 1000)
         return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.sub_steps", "sub-steps must be in 1..1000 (got %d)", d->sub_steps);
     if (d->solver_iterations < 1 || d->solver_iterations > 10000)
         return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.solver_iterations", "solver iterations must be in 1..10000 (got %d)", d->solver_iterations);
     if (d->thread_count < 1 || d->thread_count > 256)
         return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.threads", "thread count must be in 1..256 (got %d)", d->thread_count);
-    if (!(d->contact_hertz > 0) || !(d->penalty_hertz > 0) || !(d->contact_damping_ratio >= 0) || !(d->penalty_damping_ratio >= 0))
-        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world", "contact frequencies must be positive and damping ratios non-negative");
+    if ((int)d->position_correction < (int)TC_CORRECTION_SOFT_STEP || (int)d->position_correction > (int)TC_CORRECTION_SPLIT_IMPULSE)
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "world.position_correction", "unknown scheme %d", (int)d->position_correction);
+    const world_real_field fields[] = {
+        {"world.time_step", d->time_step, 0, INFINITY, true},
+        {"world.contact_hertz", d->contact_hertz, 0, INFINITY, true},
+        {"world.contact_damping_ratio", d->contact_damping_ratio, 0, INFINITY, false},
+        {"world.contact_push_max_velocity", d->contact_push_max_velocity, 0, INFINITY, true},
+        {"world.restitution_threshold", d->restitution_threshold, 0, INFINITY, false},
+        {"world.linear_slop", d->linear_slop, 0, INFINITY, false},
+        {"world.baumgarte", d->baumgarte, 0, 1, false},
+        {"world.penalty_hertz", d->penalty_hertz, 0, INFINITY, true},
+        {"world.penalty_damping_ratio", d->penalty_damping_ratio, 0, INFINITY, false},
+        {"world.sleep_time", d->sleep_time, 0, INFINITY, false},
+        {"world.energy_limit", d->energy_limit, 0, INFINITY, false},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        tc_result r = check_real_field(&fields[i], e);
+        if (r != TC_RESULT_OK) return r;
+    }
     return TC_RESULT_OK;
 }
 

@@ -36,6 +36,57 @@ static void test_def_cookie_required(void** state) {
     assert_non_null(strstr(e.message, "world.time_step"));
 }
 
+static void expect_world_def_error(tc_world_def d, const char* message) {
+    tc_error e;
+    tc_world* w = tc_world_create(&d, &e);
+    if (w) {
+        tc_world_destroy(w);
+        fail_msg("world created; expected: %s", message);
+    }
+    assert_string_equal(e.message, message);
+    assert_int_equal(e.code, TC_RESULT_OUT_OF_RANGE);
+}
+
+// tc_world_create refuses every field the scene loader refuses, naming it (docs/scene-format.md ranges).
+static void test_world_def_ranges(void** state) {
+    (void)state;
+    tc_world_def d = tc_world_def_default();
+    d.sleep_time = NAN;
+    expect_world_def_error(d, "world.sleep_time: must be finite and >= 0 (got nan)");
+    d = tc_world_def_default();
+    d.energy_limit = NAN;
+    expect_world_def_error(d, "world.energy_limit: must be finite and >= 0 (got nan)");
+    d = tc_world_def_default();
+    d.contact_push_max_velocity = -1;
+    expect_world_def_error(d, "world.contact_push_max_velocity: must be finite and > 0 (got -1)");
+    d = tc_world_def_default();
+    d.baumgarte = 5;
+    expect_world_def_error(d, "world.baumgarte: must be in [0, 1] (got 5)");
+    d = tc_world_def_default();
+    d.linear_slop = NAN;
+    expect_world_def_error(d, "world.linear_slop: must be finite and >= 0 (got nan)");
+    d = tc_world_def_default();
+    d.contact_hertz = INFINITY;
+    expect_world_def_error(d, "world.contact_hertz: must be finite and > 0 (got inf)");
+    d = tc_world_def_default();
+    d.penalty_damping_ratio = -0.5;
+    expect_world_def_error(d, "world.penalty_damping_ratio: must be finite and >= 0 (got -0.5)");
+    d = tc_world_def_default();
+    d.restitution_threshold = -INFINITY;
+    expect_world_def_error(d, "world.restitution_threshold: must be finite and >= 0 (got -inf)");
+    d = tc_world_def_default();
+    d.position_correction = (tc_position_correction)7;
+    expect_world_def_error(d, "world.position_correction: unknown scheme 7");
+    // the range ends themselves are legal
+    d = tc_world_def_default();
+    d.baumgarte = 1;
+    d.linear_slop = d.sleep_time = d.energy_limit = d.restitution_threshold = 0;
+    tc_error e;
+    tc_world* w = tc_world_create(&d, &e);
+    if (!w) fail_msg("%s", e.message);
+    tc_world_destroy(w);
+}
+
 static void test_stale_and_foreign_ids(void** state) {
     (void)state;
     tc_world* w = make_world(tc_v3(0, 0, -9.81));
@@ -243,6 +294,7 @@ static void test_isotropic_spin_is_exact(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_def_cookie_required),
+        cmocka_unit_test(test_world_def_ranges),
         cmocka_unit_test(test_stale_and_foreign_ids),
         cmocka_unit_test(test_free_fall_matches_analytic),
         cmocka_unit_test(test_torque_free_rotation_conserves),
