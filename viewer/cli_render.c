@@ -31,6 +31,11 @@ static void usage(FILE* f) {
                "Needs no display: OpenGL runs in OSMesa (Debian package libosmesa6).\n");
 }
 
+static bool ends_with(const char* s, const char* suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 static int parse(int argc, char** argv, render_options* o) {
     memset(o, 0, sizeof *o);
     o->width = 960, o->height = 640;
@@ -58,16 +63,15 @@ static int parse(int argc, char** argv, render_options* o) {
         usage(stderr);
         return 2;
     }
+    if (o->video && ends_with(o->out, ".png")) {
+        fprintf(stderr, "tactus render: --video needs --out DIR (frames and the video), not a .png file\n");
+        return 2;
+    }
     if (o->width > 8192 || o->height > 8192) {
         fprintf(stderr, "tactus render: images are at most 8192 x 8192\n");
         return 2;
     }
     return -1;
-}
-
-static bool ends_with(const char* s, const char* suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 static bool frame(const tc_gl* gl, tc_offscreen* off, tc_scene* s, const render_options* o, const char* path) {
@@ -101,7 +105,11 @@ static bool make_video(const char* dir, const char* scene) {
 static int run(const render_options* o, tc_scene* s, const tc_gl* gl, tc_offscreen* off) {
     tc_world* w = tc_scene_world(s);
     tc_scene_run settings = tc_scene_run_settings(s);
-    int64_t total = llround((o->time > 0 ? o->time : settings.time) / tc_world_get_def(w).time_step);
+    int64_t total = 0;
+    char what[64];
+    if (o->time > 0) snprintf(what, sizeof what, "--time %g", o->time);
+    else snprintf(what, sizeof what, "run.time");
+    if (!cli_steps_for_time(what, o->time > 0 ? o->time : settings.time, tc_world_get_def(w).time_step, &total)) return 2;
     bool single = ends_with(o->out, ".png");
     int every = o->every > 0 ? o->every : settings.every;
     if (!single && !cli_make_dirs(o->out)) return 1;

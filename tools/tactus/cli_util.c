@@ -32,6 +32,16 @@ bool cli_parse_int(const char* opt, const char* text, int* out) {
     return true;
 }
 
+bool cli_steps_for_time(const char* what, double time, double dt, int64_t* steps) {
+    double n = time / dt; // range first: llround of 1e300 is undefined
+    if (!(n <= (double)CLI_MAX_STEPS)) {
+        fprintf(stderr, "tactus: %s: %g s would take %g steps of %g s (at most %lld)\n", what, time, n, dt, CLI_MAX_STEPS);
+        return false;
+    }
+    *steps = llround(n) > 0 ? llround(n) : 1;
+    return true;
+}
+
 bool cli_make_dirs(const char* dir) {
     char buf[1024];
     if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) return false;

@@ -3,12 +3,20 @@
 #define TACTUS_CLI_UTIL_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+/// Most steps one run may take (as --steps accepts).
+#define CLI_MAX_STEPS 1000000000LL
 
 /// True when arg is "--help" or "-h".
 bool cli_is_help(const char* arg);
 /// Parses a positive real / positive int option value; prints an error naming opt on failure.
 bool cli_parse_real(const char* opt, const char* text, double* out);
 bool cli_parse_int(const char* opt, const char* text, int* out);
+/// Steps to simulate `time` seconds at time step dt: round(time / dt), at least 1 (a positive
+/// time shorter than a step runs one step). Prints an error naming what (the flag, or the
+/// scene's run.time) and returns false when the count is not finite or above CLI_MAX_STEPS.
+bool cli_steps_for_time(const char* what, double time, double dt, int64_t* steps);
 /// Creates dir and its parents (like mkdir -p). Prints an error on failure.
 bool cli_make_dirs(const char* dir);
 

@@ -28,10 +28,11 @@ typedef struct run_options {
 static void run_usage(FILE* f) {
     fprintf(f, "usage: tactus run SCENE [--time T | --steps N] [--out DIR] [--threads N] [--every K] [--hash]\n"
                "                 [--checkpoint-every N [--checkpoint FILE]]\n\n"
-               "  --time T     simulated seconds (default: the scene's run.time)\n"
+               "  --time T     simulated seconds (default: the scene's run.time); rounded to whole\n"
+               "               steps, at least one\n"
                "  --steps N    number of steps instead of --time\n"
                "  --time-scale K  run K times the scene's run.time (soak tests)\n"
-               "  --out DIR    output directory (default: out/<scene name>)\n"
+               "  --out DIR    output directory (default: out/STEM for SCENE = path/STEM.json)\n"
                "  --threads N  worker threads (default: the scene's world.threads)\n"
                "  --every K    write a frame every K steps (default: the scene's run.every)\n"
                "  --hash       print the hash of the final state as 16 hex digits\n"
@@ -270,16 +271,26 @@ int run_loop(run_state* s, bool hash) {
     return status;
 }
 
-static int simulate(run_state* s, const run_options* o) {
+// The run's length and output settings; false (after a message) for a step count out of range.
+static bool plan(run_state* s, const run_options* o) {
     tc_world* w = tc_scene_world(s->scene);
     tc_scene_run run = tc_scene_run_settings(s->scene);
     tc_real dt = tc_world_get_def(w).time_step;
     tc_real time = o->time > 0 ? o->time : run.time * (o->time_scale > 0 ? o->time_scale : 1);
-    s->total = o->steps > 0 ? o->steps : (int64_t)llround(time / dt);
+    char what[128];
+    if (o->time > 0) snprintf(what, sizeof what, "--time %g", o->time);
+    else if (o->time_scale > 0) snprintf(what, sizeof what, "--time-scale %g (run.time %g s)", o->time_scale, run.time);
+    else snprintf(what, sizeof what, "run.time");
+    if (o->steps > 0) s->total = o->steps;
+    else if (!cli_steps_for_time(what, time, dt, &s->total)) return false;
     s->every = o->every > 0 ? o->every : run.every;
     s->checkpoint_every = o->checkpoint_every;
     if (o->checkpoint) snprintf(s->checkpoint, sizeof s->checkpoint, "%s", o->checkpoint);
     else snprintf(s->checkpoint, sizeof s->checkpoint, "%s/checkpoint.tcck", s->dir);
+    return true;
+}
+
+static int simulate(run_state* s, const run_options* o) {
     csv_header(s);
     csv_row(s);
     if (!write_frame(s)) return 1;
@@ -302,7 +313,7 @@ int tactus_cmd_run(int argc, char** argv) {
     if (o.out) snprintf(s.dir, sizeof s.dir, "%s", o.out);
     else snprintf(s.dir, sizeof s.dir, "out/%s", s.stem);
     s.tty = isatty(fileno(stdout));
-    int status = cli_make_dirs(s.dir) ? simulate(&s, &o) : 1;
+    int status = !plan(&s, &o) ? 2 : cli_make_dirs(s.dir) ? simulate(&s, &o) : 1;
     run_state_free(&s);
     return status;
 }
