@@ -141,12 +141,65 @@ checkpoint_killed)
             > /dev/null 2>&1 || true
         [ -f "$work/k/checkpoint.tcck" ] || continue # killed before the first checkpoint
         for f in "$work"/k/frame_*.vtp; do tail -1 "$f" | grep -q '</VTKFile>' || fail "$f is truncated"; done
-        # --steps 1: stop at once (the checkpoint is past step 1); the restore itself checks the state hash
-        "$tactus" resume "$work/k/checkpoint.tcck" --steps 1 > "$work/r.txt" 2>&1 ||
+        # --steps 1 is refused after the restore (which checks the state hash) with the step the
+        # checkpoint holds; resuming for one more step from there must work.
+        if "$tactus" resume "$work/k/checkpoint.tcck" --steps 1 > "$work/r.txt" 2>&1; then fail "resume --steps 1 ran"; fi
+        at=$(grep -o 'already at step [0-9]*' "$work/r.txt" | grep -o '[0-9]*$') ||
+            fail "checkpoint after SIGKILL does not restore: $(cat "$work/r.txt")"
+        "$tactus" resume "$work/k/checkpoint.tcck" --steps $((at + 1)) > "$work/r.txt" 2>&1 ||
             fail "checkpoint after SIGKILL does not resume: $(cat "$work/r.txt")"
         resumed=1
     done
     [ -n "${resumed:-}" ] || { echo "the machine was too slow to write one checkpoint in 0.2 s"; exit 77; }
+    ;;
+run_edges)
+    # Step counts that are not representable are refused naming the flag; a time shorter than a
+    # step runs one step.
+    scene=$src/scenes/default.json
+    for arg in "--time 1e300" "--time-scale 1e300"; do
+        set +e; "$tactus" run "$scene" $arg --out "$work/o" > /dev/null 2> "$work/err.txt"; rc=$?; set -e
+        [ $rc -eq 2 ] || fail "run $arg: exit $rc"
+        grep -q "tactus: ${arg% *} 1e+300.*steps of .* (at most 1000000000)" "$work/err.txt" || fail "run $arg: $(cat "$work/err.txt")"
+    done
+    [ ! -e "$work/o" ] || fail "a refused run created its output directory"
+    "$tactus" run "$scene" --time 0.001 --out "$work/short" > "$work/log.txt"
+    grep -q 'steps            1$' "$work/log.txt" || fail "--time 0.001: $(grep steps "$work/log.txt")"
+    if "$tactus" run "$scene" --threads 9999 2> "$work/err.txt"; then fail "--threads 9999 accepted"; fi
+    grep -q "^tactus: --threads must be in \[1, 256\] (got 9999)$" "$work/err.txt" || fail "threads: $(cat "$work/err.txt")"
+    "$tactus" run --help | grep -q 'out/STEM for SCENE = path/STEM.json' || fail "run --help output default"
+    # one step counter: the world's own (1 = the first step)
+    printf '{"world":{"energy_limit":1e-6},"bodies":[{"type":"rigid","position":[0,0,1],"shapes":[{"type":"sphere","radius":0.5}]}]}' \
+        > "$work/unstable.json"
+    if "$tactus" run "$work/unstable.json" --out "$work/u" > /dev/null 2> "$work/err.txt"; then fail "unstable run succeeded"; fi
+    grep -q "^tactus: world: step 1: kinetic energy" "$work/err.txt" || fail "step error: $(cat "$work/err.txt")"
+    # resume --steps before the checkpoint is an error, not a silent no-op
+    "$tactus" run "$src/scenes/events.json" --steps 60 --every 60 --checkpoint-every 60 --out "$work/ck" > /dev/null
+    set +e; "$tactus" resume "$work/ck/checkpoint.tcck" --steps 10 > /dev/null 2> "$work/err.txt"; rc=$?; set -e
+    [ $rc -eq 2 ] || fail "resume --steps 10: exit $rc"
+    grep -q "already at step 60" "$work/err.txt" || fail "resume: $(cat "$work/err.txt")"
+    if "$tactus" render --help > /dev/null 2>&1; then
+        set +e; "$tactus" render "$scene" --out "$work/x.png" --video 2> "$work/err.txt"; rc=$?; set -e
+        [ $rc -eq 2 ] || fail "render --video with a .png: exit $rc"
+        grep -q -- "--video needs --out DIR" "$work/err.txt" || fail "render: $(cat "$work/err.txt")"
+    fi
+    ;;
+run_signals)
+    # SIGINT / SIGTERM stop a run between steps; it still writes its .pvd and metrics.csv.
+    for sig in INT TERM; do
+        out=$work/$sig
+        "$tactus" run "$src/scenes/default.json" --steps 100000000 --every 1 --out "$out" > "$work/log.txt" 2> "$work/err.txt" &
+        pid=$!
+        for _ in $(seq 200); do [ -f "$out/frame_000002.vtp" ] && break; sleep 0.05; done # in the step loop
+        kill -$sig $pid
+        set +e; wait $pid; rc=$?; set -e
+        want=$([ $sig = INT ] && echo 130 || echo 143)
+        [ $rc -eq $want ] || fail "SIG$sig: exit $rc, expected $want ($(cat "$work/err.txt"))"
+        grep -q "tactus: .*(SIG$sig) at step [0-9]*" "$work/err.txt" || fail "SIG$sig message: $(cat "$work/err.txt")"
+        [ -f "$out/default.pvd" ] && [ -f "$out/metrics.csv" ] || fail "SIG$sig: no .pvd or metrics.csv"
+        steps=$(grep -o 'at step [0-9]*' "$work/err.txt" | grep -o '[0-9]*$')
+        [ "$(wc -l < "$out/metrics.csv")" -eq $((steps + 2)) ] || fail "SIG$sig: metrics.csv rows != steps + 1"
+        [ "$(grep -c '<DataSet ' "$out/default.pvd")" -eq $((steps + 1)) ] || fail "SIG$sig: pvd frames != steps + 1"
+    done
     ;;
 *) fail "unknown check $check" ;;
 esac

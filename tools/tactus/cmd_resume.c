@@ -13,7 +13,8 @@ static void resume_usage(FILE* f) {
                "Rebuilds the scene saved in CHECKPOINT, restores its state and runs it to the end of\n"
                "the original run, bit-identical to a run that was never interrupted (same build and\n"
                "thread count). Frames and metrics continue in the original output directory.\n\n"
-               "  --steps N             run until step N (counted from the start) instead\n"
+               "  --steps N             run until step N (counted from the start) instead; N must be\n"
+               "                        after the checkpoint's step\n"
                "  --out DIR             write the outputs to DIR instead\n"
                "  --checkpoint-every N  change the checkpoint interval\n"
                "  --hash                print the hash of the final state as 16 hex digits\n");
@@ -80,7 +81,13 @@ int tactus_cmd_resume(int argc, char** argv) {
     }
     if (o.out) snprintf(s.dir, sizeof s.dir, "%s", o.out);
     if (o.checkpoint_every >= 0) s.checkpoint_every = o.checkpoint_every;
-    if (o.steps > 0) s.total = o.steps > s.step ? o.steps : s.step;
+    if (o.steps > 0 && o.steps <= s.step) {
+        fprintf(stderr, "tactus resume: --steps %d: the checkpoint is already at step %lld (give a later step)\n", o.steps,
+                (long long)s.step);
+        run_state_free(&s);
+        return 2;
+    }
+    if (o.steps > 0) s.total = o.steps;
     s.tty = isatty(fileno(stdout));
     printf("resuming %s at step %lld of %lld\n", tc_scene_file(s.scene), (long long)s.step, (long long)s.total);
     int status = cli_make_dirs(s.dir) ? run_loop(&s, o.hash) : 1;

@@ -1,6 +1,7 @@
 // tactus run: steps a scene headless and writes a VTK series, metrics.csv and a summary.
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void run_usage(FILE* f) {
                "  --steps N    number of steps instead of --time\n"
                "  --time-scale K  run K times the scene's run.time (soak tests)\n"
                "  --out DIR    output directory (default: out/STEM for SCENE = path/STEM.json)\n"
-               "  --threads N  worker threads (default: the scene's world.threads)\n"
+               "  --threads N  worker threads, 1 to 256 (default: the scene's world.threads)\n"
                "  --every K    write a frame every K steps (default: the scene's run.every)\n"
                "  --hash       print the hash of the final state as 16 hex digits\n"
                "  --checkpoint-every N  write the whole state every N steps (atomically; resume with\n"
@@ -55,7 +56,13 @@ static int parse_args(int argc, char** argv, run_options* o) {
             return 0;
         } else if (strcmp(a, "--time") == 0) ok = cli_parse_real(a, v, &o->time), ++i;
         else if (strcmp(a, "--steps") == 0) ok = cli_parse_int(a, v, &o->steps), ++i;
-        else if (strcmp(a, "--threads") == 0) ok = cli_parse_int(a, v, &o->threads), ++i;
+        else if (strcmp(a, "--threads") == 0) {
+            ok = cli_parse_int(a, v, &o->threads), ++i;
+            if (ok && o->threads > 256) { // the range of world.threads, named here as the flag
+                fprintf(stderr, "tactus: --threads must be in [1, 256] (got %d)\n", o->threads);
+                ok = false;
+            }
+        }
         else if (strcmp(a, "--every") == 0) ok = cli_parse_int(a, v, &o->every), ++i;
         else if (strcmp(a, "--time-scale") == 0) ok = cli_parse_real(a, v, &o->time_scale), ++i;
         else if (strcmp(a, "--checkpoint-every") == 0) ok = cli_parse_int(a, v, &o->checkpoint_every), ++i;
@@ -243,16 +250,58 @@ static bool write_checkpoint(run_state* s) {
     return r == TC_RESULT_OK;
 }
 
+// SIGINT / SIGTERM only set this; the loop checks it between steps, so a run stops on a whole
+// step and still writes its .pvd, metrics.csv (and a checkpoint when it writes them).
+static volatile sig_atomic_t s_stop_signal;
+
+static void on_stop_signal(int sig) { s_stop_signal = sig; }
+
+static void catch_stop_signals(struct sigaction old[2]) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    s_stop_signal = 0;
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void restore_stop_signals(const struct sigaction old[2]) {
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+// Stopped by a signal: the last state as a frame (and checkpoint) unless just written; the
+// conventional 128 + signal exit status.
+static int stop_on_signal(run_state* s, int sig) {
+    fprintf(stderr, "%stactus: %s at step %lld of %lld: stopping, writing the outputs\n", s->tty ? "\n" : "",
+            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", (long long)s->step, (long long)s->total);
+    if (s->step % s->every != 0) write_frame(s);
+    if (s->checkpoint_every > 0 && s->step % s->checkpoint_every != 0) write_checkpoint(s);
+    return 128 + sig;
+}
+
+// The library's message already names the step when the world failed a check ("world: step
+// 12: ..."); otherwise (an event, say) say which step, counted the same way (1 = the first).
+static void report_step_error(const run_state* s, const tc_error* e) {
+    char step[64];
+    snprintf(step, sizeof step, "step %lld: ", (long long)s->step + 1);
+    bool named = strstr(e->message, step) != NULL;
+    fprintf(stderr, "%stactus: %s%s\n", s->tty ? "\n" : "", named ? "" : step, e->message);
+}
+
 int run_loop(run_state* s, bool hash) {
     tc_world* w = tc_scene_world(s->scene);
     int status = 0;
     struct timespec t0, t1;
+    struct sigaction old[2];
+    catch_stop_signals(old);
     timespec_get(&t0, TIME_UTC);
     int64_t first = s->step;
-    while (status == 0 && s->step < s->total) {
+    while (status == 0 && s->step < s->total && !s_stop_signal) {
         tc_error e;
         if (tc_scene_step(s->scene, &e) != TC_RESULT_OK) {
-            fprintf(stderr, "%stactus: step %lld: %s\n", s->tty ? "\n" : "", (long long)s->step, e.message);
+            report_step_error(s, &e);
             status = 1;
             break;
         }
@@ -265,7 +314,9 @@ int run_loop(run_state* s, bool hash) {
         progress(s, s->step, s->total);
     }
     timespec_get(&t1, TIME_UTC);
-    if (!write_outputs(s)) status = 1;
+    if (status == 0 && s_stop_signal) status = stop_on_signal(s, s_stop_signal);
+    restore_stop_signals(old);
+    if (!write_outputs(s) && status == 0) status = 1;
     summary(s, s->step - first, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), s->max_pen);
     if (hash) printf("hash %016llx\n", (unsigned long long)tc_world_hash(w));
     return status;
