@@ -37,7 +37,12 @@ typedef struct tc_surfel_surface {
     tc_point_grid grid;
     tc_vec3* cs;       ///< s copied in grid order (owned)
     tc_real* rec;      ///< s and n copied in grid order, 6 reals per surfel: x y z nx ny nz (owned)
+    tc_real* soa;      ///< the same as 6 arrays (x y z nx ny nz) of sorted_count + 4 entries (zero padded; owned)
     int sorted_count;  ///< allocated entries of cs and records of rec
+    /// Neighbour lists shared by the fits made in one grid cell (owned, filled lazily by the
+    /// fits and emptied by a rebuild; see surfel_surface.c). It makes the queries of a const
+    /// surface write to this cache: one surface must not be queried from two threads at once.
+    struct tc_surfel_tiles* tiles;
 } tc_surfel_surface;
 
 /// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
