@@ -390,44 +390,87 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
 // made once; a fit at a point x of that cell filters it by |s - x| <= 3h. Every surfel within 3h
 // of x is in the list (the box holds x, with a margin for rounding), and the filter keeps the
 // list's order, which is the walk's: the same neighbours in the same order, the same bits.
-// A few recent tiles are kept per surface (slots by cell, replaced on a clash).
-enum { TILE_SLOTS = 256 };
-typedef struct surfel_tile {
-    int cell;   ///< linear grid cell index, -1 when empty
-    int count;  ///< surfels listed
-    int cap;    ///< entries allocated per component (a multiple of LANES, > count)
-    tc_real* d; ///< 6 arrays of cap entries: x y z nx ny nz, padded to a multiple of LANES far away
-} surfel_tile;
-struct tc_surfel_tiles { surfel_tile slot[TILE_SLOTS]; };
+// The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
+// blocks) until it is rebuilt or they are dropped, or until TILE_MAX of them are made (then
+// all are dropped).
+enum { TILE_HASH = 2048, TILE_MAX = 768, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
+
+/// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
+/// least LANES) padded far away from every query point.
+typedef struct tile_view { const tc_real* d; int count, stride; } tile_view;
+
+struct tc_surfel_tiles {
+    int cell[TILE_HASH];      ///< grid cell of each hash entry, -1 empty
+    tc_real* at[TILE_HASH];   ///< its list (6 * (count + LANES) reals in a block)
+    int count[TILE_HASH];     ///< its list's length
+    int tiles;                ///< entries used
+    tc_real* block[TILE_BLOCKS]; ///< the lists' storage (kept when the tiles are dropped)
+    size_t block_cap[TILE_BLOCKS];
+    int blocks, cur;          ///< blocks allocated, the one being filled
+    size_t used;              ///< reals used in block cur
+    tc_real* scratch;      ///< a list being made: 6 arrays of scratch_cap
+    int scratch_cap;
+};
 
 static void tiles_clear(struct tc_surfel_tiles* c) {
     if (!c) return;
-    for (int i = 0; i < TILE_SLOTS; ++i) c->slot[i].cell = -1;
+    for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
+    c->tiles = 0;
+    c->cur = 0;
+    c->used = 0;
 }
 
 static void tiles_free(struct tc_surfel_tiles* c) {
     if (!c) return;
-    for (int i = 0; i < TILE_SLOTS; ++i)
-        if (c->slot[i].d) tc_free(c->slot[i].d, 6 * (size_t)c->slot[i].cap * sizeof(tc_real));
+    for (int b = 0; b < c->blocks; ++b) tc_free(c->block[b], c->block_cap[b] * sizeof(tc_real));
+    if (c->scratch) tc_free(c->scratch, 6 * (size_t)c->scratch_cap * sizeof(tc_real));
     tc_free(c, sizeof *c);
 }
 
-// Room for n entries (+ the padding) in tile t; false when out of memory.
-static bool tile_reserve(surfel_tile* t, int n) {
-    if (n + LANES <= t->cap) return true;
-    int cap = t->cap ? t->cap : 128;
+void tc_surfel_surface_drop_tiles(tc_surfel_surface* S) { tiles_clear(S->tiles); }
+
+// Room for n entries (+ LANES) in each of the scratch arrays (their contents are not kept).
+static bool scratch_reserve(struct tc_surfel_tiles* c, int n) {
+    if (n + LANES <= c->scratch_cap) return true;
+    int cap = c->scratch_cap ? c->scratch_cap : 256;
     while (cap < n + LANES) cap *= 2;
-    tc_real* d = tc_alloc(6 * (size_t)cap * sizeof(tc_real));
-    if (!d) return false;
-    for (int k = 0; k < 6; ++k) memcpy(d + (size_t)k * cap, t->d + (size_t)k * t->cap, (size_t)t->count * sizeof(tc_real));
-    if (t->d) tc_free(t->d, 6 * (size_t)t->cap * sizeof(tc_real));
-    t->d = d;
-    t->cap = cap;
-    return true;
+    if (c->scratch) tc_free(c->scratch, 6 * (size_t)c->scratch_cap * sizeof(tc_real));
+    c->scratch = tc_alloc(6 * (size_t)cap * sizeof(tc_real));
+    c->scratch_cap = c->scratch ? cap : 0;
+    return c->scratch != NULL;
 }
 
 // Distance from v to the interval [a, b] (0 inside).
 static tc_real span_dist(tc_real v, tc_real a, tc_real b) { return v < a ? a - v : (v > b ? v - b : 0); }
+
+// The surfels of the sorted position runs [run[i][0], run[i][1]) within sqrt(r2) of the box
+// [blo, bhi], into the 6 arrays out (stride `stride`, room reserved); returns their count.
+static int tile_rows_scalar(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3], const tc_real bhi[3],
+                            tc_real r2, tc_real* out, int stride) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
+    int n = 0;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; ++q) { // branch-free, as the gather
+        tc_real x = src[q], y = src[ss + q], z = src[2 * ss + q];
+        tc_real dx = span_dist(x, blo[0], bhi[0]), dy = span_dist(y, blo[1], bhi[1]), dz = span_dist(z, blo[2], bhi[2]);
+        X[n] = x, Y[n] = y, Z[n] = z, NX[n] = src[3 * ss + q], NY[n] = src[4 * ss + q], NZ[n] = src[5 * ss + q];
+        n += dx * dx + dy * dy + dz * dz <= r2;
+    }
+    return n;
+}
+
+// The gather from a tile: its surfels within 3h of x, in its order, from entry q on (portable code).
+static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, int q, int n) {
+    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
+    for (; q < t.count && n < GATHER_MAX; ++q) {
+        tc_real ex = X[q] - x.x, ey = Y[q] - x.y, ez = Z[q] - x.z;
+        g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez, g->nx[n] = NX[q], g->ny[n] = NY[q], g->nz[n] = NZ[q];
+        n += ex * ex + ey * ey + ez * ez <= cut2;
+    }
+    return n;
+}
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define TILE_AVX2 1
@@ -444,37 +487,18 @@ __attribute__((target("avx2"), always_inline)) static inline void compact_store(
     _mm256_storeu_pd(out, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm)));
 }
 
-static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
-#endif
-
-// The surfels of sorted positions [q, end) within sqrt(r2) of the box [blo, bhi] appended to t
-// (room reserved); returns the new count.
-static int tile_row_scalar(const tc_surfel_surface* S, int q, int end, const tc_real blo[3], const tc_real bhi[3], tc_real r2,
-                           surfel_tile* t) {
+// tile_rows_scalar 4 surfels at a time (the same test; the lanes past `end` masked off; 4
+// entries written per step, of which the kept ones count).
+__attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
+                                                          const tc_real bhi[3], tc_real r2, tc_real* out, int stride) {
     size_t ss = (size_t)S->sorted_count + 4;
     const tc_real* src = S->soa;
-    tc_real *X = t->d, *Y = X + t->cap, *Z = Y + t->cap, *NX = Z + t->cap, *NY = NX + t->cap, *NZ = NY + t->cap;
-    int n = t->count;
-    for (; q < end; ++q) { // branch-free, as the gather
-        tc_real x = src[q], y = src[ss + q], z = src[2 * ss + q];
-        tc_real dx = span_dist(x, blo[0], bhi[0]), dy = span_dist(y, blo[1], bhi[1]), dz = span_dist(z, blo[2], bhi[2]);
-        X[n] = x, Y[n] = y, Z[n] = z, NX[n] = src[3 * ss + q], NY[n] = src[4 * ss + q], NZ[n] = src[5 * ss + q];
-        n += dx * dx + dy * dy + dz * dz <= r2;
-    }
-    return n;
-}
-
-#ifdef TILE_AVX2
-// tile_row_scalar 4 surfels at a time (the same test; the lanes past `end` masked off).
-__attribute__((target("avx2"))) static int tile_row_avx2(const tc_surfel_surface* S, int q, int end, const tc_real blo[3], const tc_real bhi[3],
-                                                         tc_real r2, surfel_tile* t) {
-    size_t ss = (size_t)S->sorted_count + 4;
-    const tc_real* src = S->soa;
-    tc_real *X = t->d, *Y = X + t->cap, *Z = Y + t->cap, *NX = Z + t->cap, *NY = NX + t->cap, *NZ = NY + t->cap;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
     __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
     __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
-    int n = t->count;
-    for (; q < end; q += LANES) {
+    int n = 0;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
         __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
         __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
         __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
@@ -490,105 +514,14 @@ __attribute__((target("avx2"))) static int tile_row_avx2(const tc_surfel_surface
     }
     return n;
 }
-#endif
 
-// Lists the surfels within 3h of cell c (= cx, cy, cz) in tile t, in grid order.
-static bool tile_fill(const tc_surfel_surface* S, surfel_tile* t, int cell, const int c[3]) {
-    const tc_point_grid* grid = &S->grid;
-    // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
-    // cell by rounding, and |s - x| <= 3h is tested in floating point.
-    tc_real slack = 1e-6 * grid->cell, r = 3 * S->h * (1 + 1e-9) + slack, r2 = r * r;
-    tc_real blo[3], bhi[3];
-    int lo[3], hi[3];
-    for (int k = 0; k < 3; ++k) {
-        tc_real o = tc_v3_get(grid->origin, k);
-        blo[k] = o + c[k] * grid->cell - slack;
-        bhi[k] = o + (c[k] + 1) * grid->cell + slack;
-        tc_real a = floor_fast((blo[k] - r - o) * grid->inv_cell - 1e-7), b = floor_fast((bhi[k] + r - o) * grid->inv_cell + 1e-7);
-        lo[k] = a > 0 ? (int)a : 0;
-        hi[k] = b < grid->dims[k] - 1 ? (int)b : grid->dims[k] - 1;
-    }
-    t->cell = -1;
-    t->count = 0;
-    // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
-    // rounding) come within r of the box: their runs first (room reserved once), then the scan.
-    enum { MAX_ROWS = 256 };
-    int run[MAX_ROWS][2], rows = 0, most = 0;
-    tc_real cs = grid->cell;
-    if ((hi[2] - lo[2] + 1) * (hi[1] - lo[1] + 1) > MAX_ROWS) return false; // (cells far smaller than 3h: the plain gather)
-    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-        tc_real z0 = grid->origin.z + cz * cs;
-        tc_real gz = cz < c[2] ? blo[2] - (z0 + cs) : (cz > c[2] ? z0 - bhi[2] : 0);
-        gz = gz > 2 * slack ? gz - 2 * slack : 0;
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            tc_real y0 = grid->origin.y + cy * cs;
-            tc_real gy = cy < c[1] ? blo[1] - (y0 + cs) : (cy > c[1] ? y0 - bhi[1] : 0);
-            gy = gy > 2 * slack ? gy - 2 * slack : 0;
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-            int q = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
-            if (q >= end || gy * gy + gz * gz > r2) continue;
-            run[rows][0] = q, run[rows][1] = end, rows++;
-            most += end - q;
-        }
-    }
-    if (!tile_reserve(t, most)) return false;
-    for (int i = 0; i < rows; ++i) {
-#ifdef TILE_AVX2
-        if (tile_has_avx2()) t->count = tile_row_avx2(S, run[i][0], run[i][1], blo, bhi, r2, t);
-        else
-#endif
-            t->count = tile_row_scalar(S, run[i][0], run[i][1], blo, bhi, r2, t);
-    }
-    if (!tile_reserve(t, t->count)) return false;
-    tc_real* X = t->d;
-    for (int l = 0; l < LANES; ++l) // padding: far from every query point (d^2 ~ 1e300 > (3h)^2)
-        for (int k = 0; k < 6; ++k) X[(size_t)k * t->cap + t->count + l] = 1e150;
-    t->cell = cell;
-    return true;
-}
-
-// The tile of x's cell (made if not kept), or NULL where x is outside the grid or memory ran out.
-static const surfel_tile* tile_of(const tc_surfel_surface* S, tc_vec3 x) {
-    const tc_point_grid* grid = &S->grid;
-    if (!grid->start || !S->rec) return NULL;
-    int c[3];
-    for (int k = 0; k < 3; ++k) {
-        tc_real v = floor_fast((tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell);
-        if (!(v >= 0 && v < grid->dims[k])) return NULL;
-        c[k] = (int)v;
-    }
-    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0];
-    tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
-    if (!mut->tiles) {
-        mut->tiles = tc_alloc(sizeof *mut->tiles);
-        if (!mut->tiles) return NULL;
-        memset(mut->tiles, 0, sizeof *mut->tiles);
-        tiles_clear(mut->tiles);
-    }
-    surfel_tile* t = &mut->tiles->slot[(int)(((uint32_t)cell * 2654435761u) >> 24) & (TILE_SLOTS - 1)];
-    if (t->cell == cell) return t;
-    return tile_fill(S, t, cell, c) ? t : NULL;
-}
-
-// The gather from a tile: its surfels within 3h of x, in its order (portable code).
-static int tile_filter_scalar(const surfel_tile* t, tc_vec3 x, tc_real cut2, gather* g, int q, int n) {
-    const tc_real *X = t->d, *Y = X + t->cap, *Z = Y + t->cap, *NX = Z + t->cap, *NY = NX + t->cap, *NZ = NY + t->cap;
-    for (; q < t->count && n < GATHER_MAX; ++q) {
-        tc_real ex = X[q] - x.x, ey = Y[q] - x.y, ez = Z[q] - x.z;
-        g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez, g->nx[n] = NX[q], g->ny[n] = NY[q], g->nz[n] = NZ[q];
-        n += ex * ex + ey * ey + ez * ez <= cut2;
-    }
-    return n;
-}
-
-#ifdef TILE_AVX2
 // tile_filter_scalar 4 surfels at a time: the same differences and squared distances (no FMA),
 // the kept ones stored in order by a permutation (4 entries written, the next count kept).
-__attribute__((target("avx2"))) static int tile_filter_avx2(const surfel_tile* t, tc_vec3 x, tc_real cut2, gather* g) {
-    const tc_real *X = t->d, *Y = X + t->cap, *Z = Y + t->cap, *NX = Z + t->cap, *NY = NX + t->cap, *NZ = NY + t->cap;
+__attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3 x, tc_real cut2, gather* g) {
+    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
     __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
     int n = 0, q = 0;
-    for (; q < t->count && n <= GATHER_MAX - LANES; q += LANES) {
+    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) {
         __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + q), py);
         __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + q), pz);
         __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
@@ -602,13 +535,127 @@ __attribute__((target("avx2"))) static int tile_filter_avx2(const surfel_tile* t
     return tile_filter_scalar(t, x, cut2, g, q, n); // near GATHER_MAX: one by one
 }
 
+static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
+// Lists the surfels within 3h of cell c (= cx, cy, cz) in the scratch arrays, in grid order;
+// returns their count, -1 when out of memory or the cells are far smaller than 3h.
+static int tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3]) {
+    const tc_point_grid* grid = &S->grid;
+    // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
+    // cell by rounding, and |s - x| <= 3h is tested in floating point.
+    tc_real slack = 1e-6 * grid->cell, r = 3 * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
+    tc_real blo[3], bhi[3];
+    int lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(grid->origin, k);
+        blo[k] = o + c[k] * cs - slack;
+        bhi[k] = o + (c[k] + 1) * cs + slack;
+        tc_real a = floor_fast((blo[k] - r - o) * grid->inv_cell - 1e-7), b = floor_fast((bhi[k] + r - o) * grid->inv_cell + 1e-7);
+        lo[k] = a > 0 ? (int)a : 0;
+        hi[k] = b < grid->dims[k] - 1 ? (int)b : grid->dims[k] - 1;
+    }
+    // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
+    // rounding) come within r of the box, and along each row the cells within reach: gap2[d]
+    // is the squared gap between the box and a cell d cells away, (d - 1) cells less 2 slack.
+    enum { MAX_ROWS = 256, MAX_REACH = 8 };
+    int run[MAX_ROWS][2], rows = 0, most = 0;
+    tc_real gap2[MAX_REACH + 1];
+    for (int k = 0; k < 3; ++k)
+        if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return -1; // (cells far smaller than 3h: the plain gather)
+    for (int d = 0; d <= MAX_REACH; ++d) {
+        tc_real gap = (d - 1) * cs - 2 * slack;
+        gap2[d] = gap > 0 ? gap * gap : 0;
+    }
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        tc_real rest_z = r2 - gap2[cz < c[2] ? c[2] - cz : cz - c[2]];
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            tc_real rest = rest_z - gap2[cy < c[1] ? c[1] - cy : cy - c[1]];
+            if (rest < 0) continue;
+            int k = MAX_REACH;
+            while (k > 1 && gap2[k] > rest) --k;
+            int x0 = c[0] - k > lo[0] ? c[0] - k : lo[0], x1 = c[0] + k < hi[0] ? c[0] + k : hi[0];
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            int q = grid->start[row + x0], end = grid->start[row + x1 + 1];
+            if (q >= end) continue;
+            run[rows][0] = q, run[rows][1] = end, rows++;
+            most += end - q;
+        }
+    }
+    if (!scratch_reserve(tc, most)) return -1;
+    int n;
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, tc->scratch, tc->scratch_cap);
+    else
+#endif
+        n = tile_rows_scalar(S, run, rows, blo, bhi, r2, tc->scratch, tc->scratch_cap);
+    return n;
+}
+
+// Copies the scratch list (count entries) into a block as hash entry e's list (blocks are
+// added, never moved: no list is copied twice).
+static bool tile_store(struct tc_surfel_tiles* tc, int e, int cell, int count) {
+    size_t stride = (size_t)count + LANES, need = 6 * stride;
+    while (tc->cur < tc->blocks && tc->used + need > tc->block_cap[tc->cur]) tc->cur++, tc->used = 0;
+    if (tc->cur == tc->blocks) {
+        if (tc->blocks == TILE_BLOCKS) return false;
+        size_t cap = need > TILE_BLOCK_REALS ? need : TILE_BLOCK_REALS;
+        tc->block[tc->blocks] = tc_alloc(cap * sizeof(tc_real));
+        if (!tc->block[tc->blocks]) return false;
+        tc->block_cap[tc->blocks++] = cap;
+    }
+    tc_real* d = tc->block[tc->cur] + tc->used;
+    for (int k = 0; k < 6; ++k) {
+        memcpy(d + k * stride, tc->scratch + (size_t)k * tc->scratch_cap, (size_t)count * sizeof(tc_real));
+        for (int l = 0; l < LANES; ++l) d[k * stride + (size_t)count + l] = 1e150; // far: d^2 ~ 1e300 > (3h)^2
+    }
+    tc->cell[e] = cell;
+    tc->at[e] = d;
+    tc->count[e] = count;
+    tc->used += need;
+    tc->tiles++;
+    return true;
+}
+
+// The tile of x's cell (made if not kept); false where x is outside the grid or memory ran out.
+static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
+    const tc_point_grid* grid = &S->grid;
+    if (!grid->start || !S->soa) return false;
+    int c[3];
+    for (int k = 0; k < 3; ++k) {
+        tc_real v = floor_fast((tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell);
+        if (!(v >= 0 && v < grid->dims[k])) return false;
+        c[k] = (int)v;
+    }
+    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0];
+    tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
+    if (!mut->tiles) {
+        mut->tiles = tc_alloc(sizeof *mut->tiles);
+        if (!mut->tiles) return false;
+        memset(mut->tiles, 0, sizeof *mut->tiles);
+        tiles_clear(mut->tiles);
+    }
+    struct tc_surfel_tiles* tc = mut->tiles;
+    int e = (int)(((uint32_t)cell * 2654435761u) >> 21) & (TILE_HASH - 1);
+    while (tc->cell[e] >= 0 && tc->cell[e] != cell) e = (e + 1) & (TILE_HASH - 1);
+    if (tc->cell[e] != cell) {
+        if (tc->tiles >= TILE_MAX) { // full: start over (a surface queried all over without a rebuild)
+            tiles_clear(tc);
+            return tile_of(S, x, view);
+        }
+        int count = tile_fill(S, tc, c);
+        if (count < 0 || !tile_store(tc, e, cell, count)) return false;
+    }
+    view->d = tc->at[e];
+    view->count = tc->count[e];
+    view->stride = view->count + LANES;
+    return true;
+}
 
 // The surfels within 3h of x into g (as gather_from_grid), from x's tile where there is one.
 static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    const surfel_tile* t = tile_of(S, x);
-    if (!t) {
+    tile_view t;
+    if (!tile_of(S, x, &t)) {
         gather_from_grid(S, x, g);
         return;
     }

@@ -71,6 +71,9 @@ tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
 /// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
+/// Empties the cache of shared neighbour lists (keeps its memory); the next fits remake them.
+/// Only needed to measure a call from the state a rebuild leaves (results do not depend on it).
+void tc_surfel_surface_drop_tiles(tc_surfel_surface* S);
 /// f(x) (m, negative inside) and n(x); returns 1e300 (normal untouched) when no surfel is within 3h.
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal);
 /// The weighted normal n(x) alone (no fit); false when no surfel is within 3h.
