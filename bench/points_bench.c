@@ -3,7 +3,7 @@
 // surface + forces + distribution, i.e. the points collide hook) against the number of
 // colliding surfels. Writes CSV to stdout (or to argv[1]); one core.
 // `points_bench --once MM`: one collide hook call at an overlap of MM millimetres (for
-// callgrind instruction counts); `--points MM`: the contact points and normals there (%.17g,
+// callgrind instruction counts; it prints a hash of the phyxel forces, to compare builds); `--points MM`: the contact points and normals there (%.17g,
 // to compare two builds' contact surfaces); `--time MM N`: the least and the median time of N
 // hook calls at MM mm (to compare two builds, run alternately, on a shared machine).
 #include <stdio.h>
@@ -56,7 +56,9 @@ static int run_one(const char* mode, const char* mm, int reps) {
         printf("%s mm: min %.3f ms, median %.3f ms (%d calls)\n", mm, t[0] * 1e3, t[reps / 2] * 1e3, reps);
     } else if (strcmp(mode, "--once") == 0) {
         tc_surfel_contact_collide(w, 1.0 / 240);
-        printf("contact samples: %d\n", A->contact_points.count);
+        uint64_t hash = tc_hash_bytes(TC_HASH_SEED, A->f_ext, (size_t)A->np * sizeof(tc_vec3));
+        hash = tc_hash_bytes(hash, B->f_ext, (size_t)B->np * sizeof(tc_vec3));
+        printf("contact samples: %d, phyxel forces hash %016llx\n", A->contact_points.count, (unsigned long long)hash);
     } else {
         tc_surfel_contact c = {0};
         tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, 1.0 / 240);
