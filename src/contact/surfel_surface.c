@@ -2,13 +2,6 @@
 #include "contact/surfel_surface.h"
 #include "math/eigen.h"
 
-// floor without the libm call (the baseline x86-64 target has no rounding instruction).
-static inline tc_real floor_fast(tc_real v) {
-    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
-    tc_real t = (tc_real)(int64_t)v;
-    return t > v ? t - 1 : t;
-}
-
 // Cell coordinate of a real offset, clamped to [0, n - 1]; NaN maps to 0 (no UB cast).
 static int cell_of_real(tc_real v, int n) {
     if (!(v >= 0)) return 0;
@@ -89,10 +82,14 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
         // A multiply instead of the division the points were binned with: widened by 1e-7 cell
         // (far beyond their rounding difference) so that no cell holding a point within r is
         // missed; every caller tests the distances of the points it finds.
-        tc_real a = floor_fast((xk - r - o) * g->inv_cell - 1e-7), b = floor_fast((xk + r - o) * g->inv_cell + 1e-7);
-        if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
-        lo[k] = a > 0 ? (int)a : 0; // (fmax/fmin are libm calls on the baseline target)
-        hi[k] = b < g->dims[k] - 1 ? (int)b : g->dims[k] - 1;
+        tc_real a = (xk - r - o) * g->inv_cell - 1e-7, b = (xk + r - o) * g->inv_cell + 1e-7;
+        // The cells floor(a) .. floor(b) clamped to the grid, without a floor: floor(b) >= 0 iff
+        // b >= 0 and floor(a) <= n - 1 iff a < n; past those tests a cast truncates toward zero,
+        // which is the floor for the values >= 0 it is applied to. (Also rejects NaN.)
+        int n = g->dims[k];
+        if (!(b >= 0) || !(a < n)) return false;
+        lo[k] = a > 0 ? (int)a : 0;
+        hi[k] = b < n - 1 ? (int)b : n - 1;
     }
     return true;
 }
