@@ -382,8 +382,10 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
 // The reciprocals of the diagonal are taken once: multiplies instead of 27 divisions on the
 // dependent chain of the factorisation and the two substitutions.
+// (L is not zeroed: only its lower triangle is read, each entry after it is written; zeroing
+// the 36 entries compiled to a `rep stos`, slow to start, in every fit.)
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
-    tc_real L[6][6] = {{0}}, inv[6];
+    tc_real L[6][6], inv[6];
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j <= i; ++j) {
             tc_real sum = M[i][j];
@@ -442,31 +444,35 @@ TC_VECTOR_CLONES static void local_coordinates(gather* g, tc_vec3 ca, tc_vec3 t1
 // height sum z u^i v^j (i + j <= 2): mom = {m00 m10 m01 m20 m11 m02 m30 m21 m12 m03 m40 m31
 // m22 m13 m04}, rz = {r0 .. r5}. Three loops of few accumulators each (they stay in registers).
 TC_VECTOR_CLONES static void height_moments(const gather* g, tc_real mom[15], tc_real rz[6]) {
-    lanes a[9], b[9], c[3];
-    for (int i = 0; i < 9; ++i) a[i] = b[i] = lv_splat(0);
-    for (int i = 0; i < 3; ++i) c[i] = lv_splat(0);
+    // Named accumulators, not arrays: arrays of vectors were zeroed in memory by two `rep stos`
+    // (slow to start) in every fit. The same operations in the same order.
+    lanes z0 = lv_splat(0);
+    lanes a0 = z0, a1 = z0, a2 = z0, a3 = z0, a4 = z0, a5 = z0, a6 = z0, a7 = z0, a8 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q);
         lanes wu = lv_mul(w, u), wv = lv_mul(w, v);
-        a[0] = lv_add(a[0], w), a[1] = lv_add(a[1], wu), a[2] = lv_add(a[2], wv);
-        a[3] = lv_madd(a[3], wu, u), a[4] = lv_madd(a[4], wu, v), a[5] = lv_madd(a[5], wv, v);
-        a[6] = lv_add(a[6], z), a[7] = lv_madd(a[7], z, u), a[8] = lv_madd(a[8], z, v);
+        a0 = lv_add(a0, w), a1 = lv_add(a1, wu), a2 = lv_add(a2, wv);
+        a3 = lv_madd(a3, wu, u), a4 = lv_madd(a4, wu, v), a5 = lv_madd(a5, wv, v);
+        a6 = lv_add(a6, z), a7 = lv_madd(a7, z, u), a8 = lv_madd(a8, z, v);
     }
+    mom[0] = lv_total(a0), mom[1] = lv_total(a1), mom[2] = lv_total(a2), mom[3] = lv_total(a3), mom[4] = lv_total(a4);
+    mom[5] = lv_total(a5), rz[0] = lv_total(a6), rz[1] = lv_total(a7), rz[2] = lv_total(a8);
+    lanes b0 = z0, b1 = z0, b2 = z0, b3 = z0, b4 = z0, b5 = z0, b6 = z0, b7 = z0, b8 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q);
         lanes wuu = lv_mul(lv_mul(w, u), u), wuv = lv_mul(lv_mul(w, u), v), wvv = lv_mul(lv_mul(w, v), v);
-        b[0] = lv_madd(b[0], wuu, u), b[1] = lv_madd(b[1], wuu, v), b[2] = lv_madd(b[2], wuv, v), b[3] = lv_madd(b[3], wvv, v);
-        b[4] = lv_madd(b[4], lv_mul(wuu, u), u), b[5] = lv_madd(b[5], lv_mul(wuu, u), v), b[6] = lv_madd(b[6], lv_mul(wuu, v), v);
-        b[7] = lv_madd(b[7], lv_mul(wuv, v), v), b[8] = lv_madd(b[8], lv_mul(wvv, v), v);
+        b0 = lv_madd(b0, wuu, u), b1 = lv_madd(b1, wuu, v), b2 = lv_madd(b2, wuv, v), b3 = lv_madd(b3, wvv, v);
+        b4 = lv_madd(b4, lv_mul(wuu, u), u), b5 = lv_madd(b5, lv_mul(wuu, u), v), b6 = lv_madd(b6, lv_mul(wuu, v), v);
+        b7 = lv_madd(b7, lv_mul(wuv, v), v), b8 = lv_madd(b8, lv_mul(wvv, v), v);
     }
+    mom[6] = lv_total(b0), mom[7] = lv_total(b1), mom[8] = lv_total(b2), mom[9] = lv_total(b3), mom[10] = lv_total(b4);
+    mom[11] = lv_total(b5), mom[12] = lv_total(b6), mom[13] = lv_total(b7), mom[14] = lv_total(b8);
+    lanes c0 = z0, c1 = z0, c2 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q), zu = lv_mul(z, u);
-        c[0] = lv_madd(c[0], zu, u), c[1] = lv_madd(c[1], zu, v), c[2] = lv_madd(c[2], lv_mul(z, v), v);
+        c0 = lv_madd(c0, zu, u), c1 = lv_madd(c1, zu, v), c2 = lv_madd(c2, lv_mul(z, v), v);
     }
-    for (int i = 0; i < 6; ++i) mom[i] = lv_total(a[i]);
-    for (int i = 0; i < 3; ++i) rz[i] = lv_total(a[6 + i]);
-    for (int i = 0; i < 9; ++i) mom[6 + i] = lv_total(b[i]);
-    for (int i = 0; i < 3; ++i) rz[3 + i] = lv_total(c[i]);
+    rz[3] = lv_total(c0), rz[4] = lv_total(c1), rz[5] = lv_total(c2);
 }
 
 // Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
