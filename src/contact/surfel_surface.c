@@ -830,6 +830,12 @@ bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit*
     return fit_gather(S, &g, x, fit);
 }
 
+bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
+    gather g;
+    gather_from_grid(S, x, &g);
+    return fit_gather(S, &g, x, fit);
+}
+
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal) {
     tc_surfel_fit fit;
     if (!tc_surfel_surface_fit(S, x, &fit)) return 1e300;

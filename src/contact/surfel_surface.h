@@ -64,6 +64,9 @@ typedef struct tc_surfel_fit {
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x);
 /// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
+/// The same fit from a walk of the grid around x alone, without the shared neighbour lists
+/// (tiles): the reference the tiled fit must equal bit for bit (tests).
+bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The model's signed height at y (m); at the fit point it is the MLS f there.
 tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
 
