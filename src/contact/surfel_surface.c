@@ -379,6 +379,13 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     gather_pad(g);
 }
 
+// floor without the libm call (the baseline x86-64 target has no rounding instruction).
+static inline tc_real floor_fast(tc_real v) {
+    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
+    tc_real t = (tc_real)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
 // ---- shared neighbour lists (tiles) -------------------------------------------------------
 // The fits of a contact are made at points close to one another (a body's candidates in grid
 // order, the seeds on the contact surface), and each gather walks the same ~25 rows of cells
@@ -389,15 +396,9 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
 // list's order, which is the walk's: the same neighbours in the same order, the same bits.
 // The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
 // blocks) until it is rebuilt or they are dropped, or until TILE_MAX of them are made (then
-// all are dropped).
-// floor without the libm call (the baseline x86-64 target has no rounding instruction).
-static inline tc_real floor_fast(tc_real v) {
-    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
-    tc_real t = (tc_real)(int64_t)v;
-    return t > v ? t - 1 : t;
-}
-
-enum { TILE_HASH = 2048, TILE_MAX = 768, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
+// all are dropped). The blocks stay allocated (reused after a drop): ~7 KB per list, so a
+// surface queried all over holds ~3 MB (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+enum { TILE_HASH = 2048, TILE_MAX = 384, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
 /// least LANES) padded far away from every query point.
