@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void step(tc_scene* s, int n) {
     tc_error e;
@@ -181,6 +182,40 @@ static void test_tower_stands_then_tilts(void** state) {
     tc_scene_destroy(s);
 }
 
+// scenes/generators.json: every generator pattern makes the bodies it says (a 5-box-base pyramid,
+// a 4 x 5 running-bond wall, a 3 x 3 x 2 grid of balls), and they land: after 2 s everything sleeps, the
+// pyramid and the wall stand (drift < 1 cm from 0.25 s) and no ball is in the ground or in another.
+static void test_generators_scene(void** state) {
+    (void)state;
+    tc_scene* s = tc_test_load_scene("generators");
+    tc_world* w = tc_scene_world(s);
+    static tc_body_id ids[64];
+    static tc_vec3 pos[64];
+    assert_int_equal(tc_world_get_body_count(w), 1 + 15 + (5 + 6 + 5 + 6) + 18); // odd wall rows: 4 bricks and 2 halves
+    step(s, 15);
+    int n = snapshot(w, ids, pos, 64);
+    step(s, 105);
+    assert_true(tc_world_get_stats(w).kinetic_energy == 0);
+    tc_real drift = 0, lowest = 1e9, closest = 1e9;
+    int balls = 0;
+    for (int i = 0; i < n; ++i) {
+        tc_vec3 p = tc_body_get_pose(w, ids[i]).p;
+        if (strncmp(tc_body_get_name(w, ids[i]), "ball_", 5) != 0) {
+            drift = fmax(drift, tc_v3_dist(p, pos[i]));
+            continue;
+        }
+        balls++;
+        lowest = fmin(lowest, p.z);
+        for (int j = 0; j < n; ++j)
+            if (j != i && strncmp(tc_body_get_name(w, ids[j]), "ball_", 5) == 0) closest = fmin(closest, tc_v3_dist(p, tc_body_get_pose(w, ids[j]).p));
+    }
+    printf("generators: box drift %.3g m, lowest ball centre %.4g m (radius 0.2), closest balls %.4g m apart\n", drift, lowest, closest);
+    assert_int_equal(balls, 18);
+    assert_true(drift < 0.01);
+    assert_true(lowest > 0.2 - 1e-3 && closest > 0.4 - 2e-3);
+    tc_scene_destroy(s);
+}
+
 static void test_convex_rain_is_deterministic(void** state) {
     (void)state;
     uint64_t h[2];
@@ -197,7 +232,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_box_drop_gauss_map_beats_tracking), cmocka_unit_test(test_pyramid_stands),
         cmocka_unit_test(test_brick_wall_stands_while_bricks_go), cmocka_unit_test(test_tower_stands_then_tilts),
-        cmocka_unit_test(test_convex_rain_is_deterministic),
+        cmocka_unit_test(test_convex_rain_is_deterministic), cmocka_unit_test(test_generators_scene),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);
 }
