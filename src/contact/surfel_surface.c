@@ -571,7 +571,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
     // rounding) come within r of the box, and along each row the cells within reach: gap2[d]
     // is the squared gap between the box and a cell d cells away, (d - 1) cells less 2 slack.
-    enum { MAX_ROWS = 256, MAX_REACH = 8 };
+    enum { MAX_REACH = 8, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
     int run[MAX_ROWS][2], rows = 0, most = 0;
     tc_real gap2[MAX_REACH + 1];
     for (int k = 0; k < 3; ++k)
