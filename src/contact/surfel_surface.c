@@ -61,6 +61,10 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     }
     for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];
     int* fill = tc_alloc((size_t)g->cell_count * sizeof(int));
+    if (!fill) {
+        tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+        return false;
+    }
     memcpy(fill, g->start, (size_t)g->cell_count * sizeof(int));
     for (int i = 0; i < count; ++i) g->items[fill[cell_of[i]]++] = i; // index order within a cell
     tc_free(fill, (size_t)g->cell_count * sizeof(int));

@@ -85,7 +85,8 @@ static inline tc_points_body* tc_points_body_at(const tc_world* w, int index) { 
 // ---- MLS elasticity (points_mls.c) ----
 /// Builds the neighbour lists (within h_i at rest, optional group marks) and the d vectors.
 /// Enlarges h_i until the moment matrix is well conditioned. Returns false when a phyxel has fewer
-/// than 4 non-coplanar neighbours even after enlarging (then *bad is its index).
+/// than 4 non-coplanar neighbours even after enlarging (then *bad is its index) or when out of
+/// memory (then *bad is -1).
 bool tc_points_build_neighbours(tc_points_body* b, int* bad);
 /// Recomputes the d vectors of phyxel i from its current neighbour list; false if A is singular.
 bool tc_points_compute_d(tc_points_body* b, int i);
@@ -98,6 +99,7 @@ tc_real tc_points_elastic_energy(const tc_points_body* b);
 /// Gershgorin bound (1/kg m^-2 up to the modulus) of the MLS elastic operator's largest
 /// eigenvalue: max over phyxels j of (1/m_j) sum_i vol_i |d_j^(i)| sum_k |d_k^(i)|. Pairs
 /// breaking leave ill-conditioned moment matrices with larger d vectors, so it grows.
+/// NaN when out of memory.
 tc_real tc_points_operator_norm(const tc_points_body* b);
 /// Green strain of a deformation gradient.
 tc_mat3 tc_points_green_strain(tc_mat3 F);
@@ -109,11 +111,12 @@ tc_points_body* tc_points_body_alloc(int np, int ns);
 /// Surfel -> phyxel weight lists from rest positions.
 bool tc_points_build_surfel_weights(tc_points_body* b);
 /// Moves surfels with the phyxel displacement field (first order) and refreshes aabb + surface.
-void tc_points_update_surfels(tc_points_body* b);
+/// False when the surface ran out of memory.
+bool tc_points_update_surfels(tc_points_body* b);
 /// Advances the body by h with internal sub-steps bounded by the stability estimate.
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
-/// Rebuilds the MLS surface over the current surfels.
-void tc_points_build_surface(tc_points_body* b);
+/// Rebuilds the MLS surface over the current surfels; false when out of memory.
+bool tc_points_build_surface(tc_points_body* b);
 /// Checkpoint hooks (points_state.c).
 struct tc_state_writer;
 struct tc_state_reader;

@@ -41,6 +41,12 @@ tc_points_body* tc_points_body_alloc(int np, int ns) {
     ALLOC_N(b->pinned, np); ALLOC_N(b->grad_u, np); ALLOC_N(b->eps_p, np); ALLOC_N(b->dii, np);
     ALLOC_N(b->s0, ns); ALLOC_N(b->n0, ns); ALLOC_N(b->s, ns); ALLOC_N(b->n, ns); ALLOC_N(b->sv, ns);
     ALLOC_N(b->surfel_colliding, ns);
+    bool ok = b->x0 && b->x && b->v && b->f_ext && b->m && b->vol && b->h && b->rbar && b->pinned && b->grad_u && b->eps_p &&
+              b->dii && b->s0 && b->n0 && b->s && b->n && b->sv && b->surfel_colliding;
+    if (!ok) {
+        tc_points_body_free(b);
+        return NULL;
+    }
     return b;
 }
 
@@ -52,10 +58,11 @@ void tc_points_body_free(tc_points_body* b) {
     FREE_N(b->pinned, np); FREE_N(b->grad_u, np); FREE_N(b->eps_p, np); FREE_N(b->dii, np);
     FREE_N(b->s0, ns); FREE_N(b->n0, ns); FREE_N(b->s, ns); FREE_N(b->n, ns); FREE_N(b->sv, ns);
     FREE_N(b->surfel_colliding, ns);
+    // each on its own: a build that ran out of memory may have allocated any subset
     if (b->nb_start) tc_free(b->nb_start, ((size_t)np + 1) * sizeof(int));
-    if (b->nb) { FREE_N(b->nb, b->nb_count); FREE_N(b->nb_d, b->nb_count); FREE_N(b->nb_len0, b->nb_count); }
+    FREE_N(b->nb, b->nb_count); FREE_N(b->nb_d, b->nb_count); FREE_N(b->nb_len0, b->nb_count);
     if (b->sp_start) tc_free(b->sp_start, ((size_t)ns + 1) * sizeof(int));
-    if (b->sp) { FREE_N(b->sp, b->sp_count); FREE_N(b->sp_w, b->sp_count); }
+    FREE_N(b->sp, b->sp_count); FREE_N(b->sp_w, b->sp_count);
     tc_surfel_surface_free(&b->surface);
     tc_array_free(&b->contact_points);
     tc_array_free(&b->contact_normals);
@@ -440,7 +447,9 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
         mean_neighbour_distance(b);
         for (int i = 0; i < b->np; ++i) b->h[i] = d->support_scale * b->rbar[i];
         int bad = -1;
-        if (!tc_points_build_neighbours(b, &bad))
+        if (!tc_points_build_neighbours(b, &bad) && bad < 0)
+            r = tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "points", "out of memory for the neighbour lists");
+        else if (bad >= 0)
             r = tc_error_set(error, TC_RESULT_DEGENERATE, NULL, "phyxel_spacing",
                              "phyxel %d has fewer than 4 non-coplanar neighbours; use a smaller spacing", bad);
         else if (!tc_points_build_surfel_weights(b))
@@ -451,9 +460,12 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
         b->min_support = INFINITY;
         for (int i = 0; i < b->np; ++i) b->min_support = fmin(b->min_support, b->h[i]);
         b->rest_operator_norm = b->operator_norm = tc_points_operator_norm(b);
-        tc_points_update_surfels(b);
+        if (isnan(b->operator_norm) || !tc_points_update_surfels(b))
+            r = tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "points", "out of memory");
+    }
+    if (r == TC_RESULT_OK)
         *out = b;
-    } else
+    else
         tc_points_body_free(b);
     tc_array_free(&px);
     tc_array_free(&ss);

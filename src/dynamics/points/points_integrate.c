@@ -4,7 +4,7 @@
 #include "dynamics/points/points.h"
 #include "math/eigen.h"
 
-void tc_points_update_surfels(tc_points_body* b) {
+bool tc_points_update_surfels(tc_points_body* b) {
     tc_points_compute_gradients(b);
     for (int k = 0; k < b->ns; ++k) {
         tc_vec3 u = tc_v3_zero(), v = tc_v3_zero();
@@ -28,10 +28,10 @@ void tc_points_update_surfels(tc_points_body* b) {
     for (int i = 0; i < b->np; ++i) box = tc_aabb_add_point(box, b->x[i]);
     for (int k = 0; k < b->ns; ++k) box = tc_aabb_add_point(box, b->s[k]);
     b->aabb = box;
-    tc_points_build_surface(b);
+    return tc_points_build_surface(b);
 }
 
-void tc_points_build_surface(tc_points_body* b) { tc_surfel_surface_build(&b->surface, b->s, b->n, b->ns, 1.5 * b->surfel_spacing); }
+bool tc_points_build_surface(tc_points_body* b) { return tc_surfel_surface_build(&b->surface, b->s, b->n, b->ns, 1.5 * b->surfel_spacing); }
 
 tc_real tc_points_stable_dt(const tc_points_body* b) {
     tc_real wave = sqrt((b->mat.lambda + 2 * b->mat.mu + b->mat.kv) / b->mat.density);

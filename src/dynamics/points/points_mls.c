@@ -57,6 +57,7 @@ bool tc_points_compute_d(tc_points_body* b, int i) {
 
 tc_real tc_points_operator_norm(const tc_points_body* b) {
     tc_real* row = tc_calloc((size_t)b->np, sizeof(tc_real));
+    if (!row) return NAN;
     for (int i = 0; i < b->np; ++i) {
         tc_real s = tc_v3_len(b->dii[i]);
         for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) s += tc_v3_len(b->nb_d[t]);
@@ -100,6 +101,10 @@ bool tc_points_build_neighbours(tc_points_body* b, int* bad) {
     b->nb = tc_alloc((size_t)(total > 0 ? total : 1) * sizeof(int));
     b->nb_d = tc_alloc((size_t)(total > 0 ? total : 1) * sizeof(tc_vec3));
     b->nb_len0 = tc_alloc((size_t)(total > 0 ? total : 1) * sizeof(tc_real));
+    if (!b->nb_start || !b->nb || !b->nb_d || !b->nb_len0) {
+        if (bad) *bad = -1; // out of memory; tc_points_body_free releases what was allocated
+        return false;
+    }
     int t = 0;
     for (int i = 0; i < b->np; ++i) {
         b->nb_start[i] = t;

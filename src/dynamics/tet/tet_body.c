@@ -175,14 +175,19 @@ static bool build_surface(tc_tet_body* b) {
         }
     qsort(f, (size_t)nf, sizeof *f, compare_faces);
     int_list faces = {0};
-    for (int i = 0; i < nf;) {
+    bool ok = true;
+    for (int i = 0; i < nf && ok;) {
         int j = i + 1;
         while (j < nf && compare_faces(&f[i], &f[j]) == 0) ++j;
         if (j - i == 1)
-            for (int k = 0; k < 3; ++k) tc_array_push(&faces, f[i].oriented[k]);
+            for (int k = 0; k < 3 && ok; ++k) ok = tc_array_push(&faces, f[i].oriented[k]);
         i = j;
     }
     free(f);
+    if (!ok) {
+        tc_array_free(&faces);
+        return false;
+    }
     b->face_count = faces.count / 3;
     b->faces = tc_alloc((size_t)faces.count * sizeof(int) + 1);
     if (b->faces && faces.count) memcpy(b->faces, faces.data, (size_t)faces.count * sizeof(int));

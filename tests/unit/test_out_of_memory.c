@@ -1,0 +1,90 @@
+// Out of memory while creating deformable bodies: every allocation in turn is made to fail;
+// creation must then return an error (never crash or leak a half-built body) and succeed once
+// the failing allocation lies past the last one it makes.
+#include "tc_test.h"
+
+static int s_alloc_count;  ///< allocations since arm()
+static int s_fail_at = -1; ///< the allocation (0-based) that returns NULL; -1 = none
+
+static void* failing_alloc(size_t size, size_t alignment, void* user) {
+    (void)alignment;
+    (void)user;
+    if (s_alloc_count++ == s_fail_at) return NULL;
+    return malloc(size); // glibc malloc is 16-byte aligned, as tc_alloc asks
+}
+
+static void plain_free(void* ptr, size_t size, void* user) {
+    (void)size;
+    (void)user;
+    free(ptr);
+}
+
+static void arm(int fail_at) {
+    s_alloc_count = 0;
+    s_fail_at = fail_at;
+}
+
+typedef tc_result create_fn(tc_world* w, tc_body_id* id, tc_error* e);
+
+static tc_result create_points(tc_world* w, tc_body_id* id, tc_error* e) {
+    tc_points_body_def d = tc_points_body_def_default();
+    d.half_extents = tc_v3(0.1, 0.1, 0.1);
+    d.phyxel_spacing = 0.05; // 64 phyxels
+    d.surfel_spacing = 0.05; // 96 surfels
+    return tc_points_body_create(w, &d, id, e);
+}
+
+static tc_result create_tet(tc_world* w, tc_body_id* id, tc_error* e) {
+    tc_tet_body_def d = tc_tet_body_def_default();
+    d.shape = TC_TET_SPHERE;
+    d.radius = 0.1;
+    d.resolution = 3;
+    return tc_tet_body_create(w, &d, id, e);
+}
+
+// Fails allocation k = 0, 1, 2, ... of the creation (each in a fresh world) until one run makes
+// no failing allocation; after each, destroying the world must free every byte.
+static void sweep(create_fn* create, const char* what) {
+    tc_set_allocator(failing_alloc, plain_free, NULL);
+    int64_t bytes = tc_get_byte_count();
+    int failures = 0;
+    for (int k = 0;; ++k) {
+        tc_world_def wd = tc_world_def_default();
+        tc_error e;
+        tc_world* w = tc_world_create(&wd, &e);
+        assert_non_null(w);
+        arm(k);
+        tc_body_id id;
+        tc_result r = create(w, &id, &e);
+        bool failed_alloc = s_alloc_count > k;
+        arm(-1);
+        if (r != TC_RESULT_OK && (e.code != r || !e.message[0])) fail_msg("%s: allocation %d failed without a message", what, k);
+        if (r != TC_RESULT_OK && !failed_alloc) fail_msg("%s: %s", what, e.message);
+        assert_int_equal(tc_world_get_body_count(w), r == TC_RESULT_OK ? 1 : 0);
+        failures += r != TC_RESULT_OK;
+        tc_world_destroy(w);
+        if (tc_get_byte_count() != bytes)
+            fail_msg("%s: %lld bytes leaked when allocation %d failed", what, (long long)(tc_get_byte_count() - bytes), k);
+        if (!failed_alloc) break; // the creation made fewer than k + 1 allocations, and succeeded
+    }
+    assert_true(failures > 10);
+    tc_set_allocator(NULL, NULL, NULL);
+}
+
+static void test_points_creation_out_of_memory(void** state) {
+    (void)state;
+    sweep(create_points, "points");
+}
+
+static void test_tet_creation_out_of_memory(void** state) {
+    (void)state;
+    sweep(create_tet, "tet");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_points_creation_out_of_memory),
+        cmocka_unit_test(test_tet_creation_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
