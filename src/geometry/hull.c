@@ -136,7 +136,11 @@ static bool build_vertex_incidence(tc_hull* h) {
     }
     int* fill_f = take((size_t)V, sizeof(int));
     int* fill_e = take((size_t)V, sizeof(int));
-    if (!fill_f || !fill_e) return false;
+    if (!fill_f || !fill_e) {
+        tc_free(fill_f, (size_t)V * sizeof(int));
+        tc_free(fill_e, (size_t)V * sizeof(int));
+        return false;
+    }
     for (int f = 0; f < h->face_count; ++f)
         for (int i = h->face_start[f]; i < h->face_start[f + 1]; ++i) {
             int v = h->face_verts[i];

@@ -1,4 +1,4 @@
-// Out of memory while creating deformable bodies: every allocation in turn is made to fail;
+// Out of memory while creating bodies (points, tet, quasi, springs, a rigid box + hull): every allocation in turn is made to fail;
 // creation must then return an error (never crash or leak a half-built body) and succeed once
 // the failing allocation lies past the last one it makes.
 #include "tc_test.h"
@@ -42,6 +42,31 @@ static tc_result create_tet(tc_world* w, tc_body_id* id, tc_error* e) {
     return tc_tet_body_create(w, &d, id, e);
 }
 
+static tc_result create_quasi(tc_world* w, tc_body_id* id, tc_error* e) {
+    tc_quasi_body_def d = tc_quasi_body_def_default();
+    d.shape = TC_QUASI_BOX;
+    d.sample_count = 60;
+    return tc_quasi_body_create(w, &d, id, e);
+}
+
+static tc_result create_springs(tc_world* w, tc_body_id* id, tc_error* e) {
+    tc_springs_body_def d = tc_springs_body_def_default();
+    d.shape = TC_SPRINGS_SPHERE;
+    d.resolution = 1;
+    return tc_springs_body_create(w, &d, id, e);
+}
+
+static tc_result create_rigid_hull(tc_world* w, tc_body_id* id, tc_error* e) {
+    const tc_vec3 points[6] = {tc_v3(1, 0, 0), tc_v3(-1, 0, 0), tc_v3(0, 1, 0), tc_v3(0, -1, 0), tc_v3(0, 0, 1), tc_v3(0, 0, -1)};
+    tc_shape_def shapes[2] = {tc_shape_def_default(TC_SHAPE_BOX), tc_shape_def_default(TC_SHAPE_HULL)};
+    shapes[1].points = points;
+    shapes[1].point_count = 6;
+    tc_rigid_body_def d = tc_rigid_body_def_default();
+    d.shapes = shapes;
+    d.shape_count = 2;
+    return tc_rigid_body_create(w, &d, id, e);
+}
+
 // Fails allocation k = 0, 1, 2, ... of the creation (each in a fresh world) until one run makes
 // no failing allocation; after each, destroying the world must free every byte.
 static void sweep(create_fn* create, const char* what) {
@@ -81,10 +106,28 @@ static void test_tet_creation_out_of_memory(void** state) {
     sweep(create_tet, "tet");
 }
 
+static void test_quasi_creation_out_of_memory(void** state) {
+    (void)state;
+    sweep(create_quasi, "quasi");
+}
+
+static void test_springs_creation_out_of_memory(void** state) {
+    (void)state;
+    sweep(create_springs, "springs");
+}
+
+static void test_rigid_creation_out_of_memory(void** state) {
+    (void)state;
+    sweep(create_rigid_hull, "rigid");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_points_creation_out_of_memory),
         cmocka_unit_test(test_tet_creation_out_of_memory),
+        cmocka_unit_test(test_quasi_creation_out_of_memory),
+        cmocka_unit_test(test_springs_creation_out_of_memory),
+        cmocka_unit_test(test_rigid_creation_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

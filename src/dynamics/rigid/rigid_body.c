@@ -36,7 +36,8 @@ static tc_result build_shapes(const tc_rigid_body_def* d, tc_shape** out, tc_err
         snprintf(path, sizeof path, "body.shapes[%d]", i);
         tc_result r = tc_shape_init(&shapes[i], &d->shapes[i], d->is_static, path, e);
         if (r != TC_RESULT_OK) {
-            free_shapes(shapes, i);
+            for (int k = 0; k < i; ++k) tc_shape_free(&shapes[k]);
+            tc_free(shapes, sizeof(tc_shape) * (size_t)d->shape_count); // the size allocated, not the i built
             return r;
         }
     }
