@@ -197,6 +197,8 @@ const tc_kind_ops tc_quasi_kind_ops = {
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = tc_rigid_apply_user_force, // the frame is a rigid body of the rigid store
+    .set_pose = tc_rigid_set_pose,                 // the samples live in the frame: they follow it
+    .set_velocity = tc_rigid_set_velocity,
     .write_state = write_state,
     .read_state = read_state,
 };

@@ -203,6 +203,21 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
     return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "tet", "truncated tet state") : TC_RESULT_OK;
 }
 
+static tc_result set_pose(tc_world* w, int i, tc_transform to) {
+    tc_tet_body* b = body(w, i);
+    tc_nodal_move_rigidly(b->x, b->n, pose(w, i), to);
+    tc_tet_update_surface(b); // the box and normals the contact culling reads
+    return TC_RESULT_OK;
+}
+
+static tc_result set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
+    tc_tet_body* b = body(w, i);
+    tc_nodal_set_rigid_velocity(b->x, b->v, b->n, center_of_mass(w, i), v, omega);
+    for (int k = 0; k < b->n; ++k)
+        if (b->fixed[k]) b->v[k] = tc_v3_zero();
+    return TC_RESULT_OK;
+}
+
 const tc_kind_ops tc_tet_kind_ops = {
     .name = "tet",
     .explicit_penalty = true,
@@ -230,6 +245,8 @@ const tc_kind_ops tc_tet_kind_ops = {
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = apply_user_force,
+    .set_pose = set_pose,
+    .set_velocity = set_velocity,
     .write_state = write_state,
     .read_state = read_state,
 };
