@@ -17,7 +17,7 @@ typedef struct tc_world_stats {
     int64_t step;             ///< steps taken
     tc_real time;             ///< s, simulated time
     int body_count;
-    int awake_body_count;
+    int awake_body_count;     ///< bodies not asleep; static bodies never count, deformables always do
     int contact_count;
     tc_real max_penetration;  ///< m, largest penetration among this step's contacts (>= 0)
     tc_real kinetic_energy;   ///< J

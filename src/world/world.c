@@ -212,9 +212,11 @@ static void update_stats(tc_world* w, double wall) {
     for (int i = 0; i < w->contacts.count; ++i)
         if (-w->contacts.data[i].separation > s->max_penetration) s->max_penetration = -w->contacts.data[i].separation;
     s->kinetic_energy = s->potential_energy = 0;
+    s->awake_body_count = 0;
     for (int i = 0; i < w->slots.count; ++i) {
         const tc_body_slot* b = &w->slots.data[i];
         const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (b->alive && ops) s->awake_body_count += ops->is_awake ? ops->is_awake(w, b->index) : 1;
         if (!b->alive || !ops || !ops->energy) continue;
         tc_real ke = 0, pe = 0;
         ops->energy(w, b->index, &ke, &pe);

@@ -85,6 +85,8 @@ typedef struct tc_kind_ops {
     tc_result (*set_velocity)(tc_world* w, int index, tc_vec3 v, tc_vec3 omega);
     /// Wakes every sleeping body of the store (gravity changed, static geometry moved).
     void (*wake_all)(tc_world* w);
+    /// False while the body sleeps or cannot move (static). NULL: the kind never sleeps.
+    bool (*is_awake)(const tc_world* w, int index);
     /// Checkpoints (world/state_io.h): every dynamic variable of the whole store, bodies in store
     /// order, enough that a resumed run is bit-identical to an uninterrupted one. read_state
     /// restores into a store rebuilt from the same scene and returns an error naming `file`

@@ -152,6 +152,77 @@ static void test_set_pose_every_kind(void** state) {
     }
 }
 
+// A box resting on a static ground plane-like box, stepped until it sleeps.
+typedef struct resting_box {
+    tc_world* w;
+    tc_body_id ground, box, tet;
+} resting_box;
+
+static resting_box rest_box_until_asleep(bool with_tet) {
+    resting_box r;
+    r.w = make_world(tc_v3(0, 0, -9.81));
+    r.ground = make_body(r.w, TC_BODY_STATIC, tc_v3(0, 0, -0.1)); // top face at z = 0
+    r.box = make_body(r.w, TC_BODY_RIGID, tc_v3(0, 0, 0.1));
+    r.tet = with_tet ? make_body(r.w, TC_BODY_TET, tc_v3(3, 0, 1)) : TC_NULL_BODY; // far away, falling
+    tc_error e;
+    int steps = 0;
+    do check_ok(tc_world_step(r.w, &e), &e);
+    while (++steps < 240 && tc_world_get_stats(r.w).awake_body_count > (with_tet ? 1 : 0));
+    assert_true(tc_world_get_stats(r.w).step > 30); // it rested a while (sleep_time 0.5 s) first
+    return r;
+}
+
+static void test_awake_body_count(void** state) {
+    (void)state;
+    tc_world* w = make_world(tc_v3(0, 0, -9.81));
+    make_body(w, TC_BODY_STATIC, tc_v3_zero());
+    make_body(w, TC_BODY_RIGID, tc_v3(0, 0, 2));
+    make_body(w, TC_BODY_QUASI, tc_v3(2, 0, 2));
+    make_body(w, TC_BODY_SPRINGS, tc_v3(-2, 0, 2));
+    tc_error e;
+    check_ok(tc_world_step(w, &e), &e);
+    assert_int_equal(tc_world_get_stats(w).body_count, 4);
+    assert_int_equal(tc_world_get_stats(w).awake_body_count, 3); // the static body never counts
+    tc_world_destroy(w);
+    // A resting box falls asleep; the falling deformable stays counted.
+    resting_box r = rest_box_until_asleep(true);
+    tc_world_stats st = tc_world_get_stats(r.w);
+    printf("asleep after %.3f s: %d of %d bodies awake\n", st.time, st.awake_body_count, st.body_count);
+    assert_int_equal(st.awake_body_count, 1);
+    assert_true(st.time < 4);
+    tc_world_destroy(r.w);
+}
+
+static void test_gravity_change_wakes_sleepers(void** state) {
+    (void)state;
+    resting_box r = rest_box_until_asleep(false);
+    assert_int_equal(tc_world_get_stats(r.w).awake_body_count, 0);
+    assert_int_equal(tc_world_set_gravity(r.w, tc_v3(0, 0, NAN)), TC_RESULT_NOT_FINITE);
+    assert_near(tc_world_get_def(r.w).gravity.z, -9.81, 0);
+    assert_int_equal(tc_world_set_gravity(r.w, tc_v3(0, 0, 9.81)), TC_RESULT_OK);
+    tc_error e;
+    for (int i = 0; i < 30; ++i) check_ok(tc_world_step(r.w, &e), &e);
+    tc_real z = tc_body_get_center_of_mass(r.w, r.box).z;
+    printf("gravity flipped: box at z = %.3f m after 0.5 s (rested at 0.1)\n", z);
+    assert_near(z, 0.1 + 0.5 * 9.81 * 0.25, 0.1); // falls upwards freely
+    tc_world_destroy(r.w);
+}
+
+static void test_moving_static_ground_wakes_sleepers(void** state) {
+    (void)state;
+    resting_box r = rest_box_until_asleep(false);
+    assert_int_equal(tc_world_get_stats(r.w).awake_body_count, 0);
+    tc_transform away = tc_transform_identity();
+    away.p = tc_v3(10, 0, -0.1);
+    assert_int_equal(tc_body_set_pose(r.w, r.ground, away), TC_RESULT_OK);
+    tc_error e;
+    for (int i = 0; i < 30; ++i) check_ok(tc_world_step(r.w, &e), &e);
+    tc_real z = tc_body_get_center_of_mass(r.w, r.box).z;
+    printf("ground moved away: box at z = %.3f m after 0.5 s (rested at 0.1)\n", z);
+    assert_near(z, 0.1 - 0.5 * 9.81 * 0.25, 0.1);
+    tc_world_destroy(r.w);
+}
+
 static const char* write_scene(const char* name, const char* text, char* path, size_t n) {
     snprintf(path, n, "%s/%s", TACTUS_BINARY_DIR, name);
     FILE* f = fopen(path, "w");
@@ -205,6 +276,9 @@ int main(void) {
         cmocka_unit_test_setup(test_set_velocity_refusals, tc_test_setup_log),
         cmocka_unit_test_setup(test_set_pose_every_kind, tc_test_setup_log),
         cmocka_unit_test_setup(test_set_velocity_event_on_deformables, tc_test_setup_log),
+        cmocka_unit_test_setup(test_awake_body_count, tc_test_setup_log),
+        cmocka_unit_test_setup(test_gravity_change_wakes_sleepers, tc_test_setup_log),
+        cmocka_unit_test_setup(test_moving_static_ground_wakes_sleepers, tc_test_setup_log),
         cmocka_unit_test_setup(test_event_on_static_body_is_a_load_error, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,7 @@ const tc_kind_ops tc_quasi_kind_ops = {
     .apply_user_force = tc_rigid_apply_user_force, // the frame is a rigid body of the rigid store
     .set_pose = tc_rigid_set_pose,                 // the samples live in the frame: they follow it
     .set_velocity = tc_rigid_set_velocity,
+    .is_awake = tc_rigid_is_awake,
     .write_state = write_state,
     .read_state = read_state,
 };

@@ -47,6 +47,8 @@ tc_result tc_rigid_apply_user_force(tc_world* w, int index, tc_vec3 f, tc_vec3 p
 tc_result tc_rigid_set_pose(tc_world* w, int index, tc_transform to);
 tc_result tc_rigid_set_velocity(tc_world* w, int index, tc_vec3 v, tc_vec3 omega);
 void tc_rigid_wake_all(tc_world* w);
+/// is_awake hook: dynamic and not asleep.
+bool tc_rigid_is_awake(const tc_world* w, int index);
 /// Refreshes com, world inverse inertia and the AABB from pose.
 void tc_rigid_update_derived(tc_rigid_body* b);
 /// Velocity of the material point at world point p.

@@ -149,6 +149,11 @@ tc_result tc_rigid_set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
     return TC_RESULT_OK;
 }
 
+bool tc_rigid_is_awake(const tc_world* w, int i) {
+    const tc_rigid_body* b = body(w, i);
+    return tc_rigid_is_dynamic(b) && b->awake;
+}
+
 const tc_kind_ops tc_rigid_kind_ops = {
     .name = "rigid",
     .destroy_store = tc_rigid_destroy_store,
@@ -176,6 +181,7 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .set_pose = tc_rigid_set_pose,
     .set_velocity = tc_rigid_set_velocity,
     .wake_all = tc_rigid_wake_all,
+    .is_awake = tc_rigid_is_awake,
     .write_state = tc_rigid_write_state,
     .read_state = tc_rigid_read_state,
 };
