@@ -270,6 +270,30 @@ static void test_event_on_static_body_is_a_load_error(void** state) {
     tc_test_warnings = 0;
 }
 
+// Penalty kinds accept restitution but cannot use it: the loader says so.
+static void test_restitution_on_penalty_kinds_warns(void** state) {
+    (void)state;
+    char path[512];
+    write_scene("body_state_restitution.json",
+                "{\"bodies\": [{\"type\": \"rigid\", \"name\": \"ball\", \"restitution\": 0.5, \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.3}]},\n"
+                "            {\"type\": \"tet\", \"name\": \"jelly\", \"restitution\": 0, \"position\": [2, 0, 0]}]}\n",
+                path, sizeof path);
+    tc_error e;
+    tc_scene* s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    assert_int_equal(tc_test_warnings, 0); // rigid bodies bounce; zero is the default
+    tc_scene_destroy(s);
+    write_scene("body_state_restitution.json",
+                "{\"bodies\": [{\"type\": \"tet\", \"name\": \"jelly\", \"restitution\": 0.5}]}\n", path, sizeof path);
+    tc_test_log_clear();
+    s = tc_scene_load(path, &e);
+    if (!s) fail_msg("%s", e.message);
+    assert_int_equal(tc_test_warnings, 1);
+    assert_non_null(strstr(tc_test_log_text(), "bodies[0].restitution: 0.5 has no effect"));
+    tc_test_warnings = 0;
+    tc_scene_destroy(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_set_velocity_every_kind, tc_test_setup_log),
@@ -280,6 +304,7 @@ int main(void) {
         cmocka_unit_test_setup(test_gravity_change_wakes_sleepers, tc_test_setup_log),
         cmocka_unit_test_setup(test_moving_static_ground_wakes_sleepers, tc_test_setup_log),
         cmocka_unit_test_setup(test_event_on_static_body_is_a_load_error, tc_test_setup_log),
+        cmocka_unit_test_setup(test_restitution_on_penalty_kinds_warns, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
