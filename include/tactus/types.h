@@ -32,7 +32,9 @@ typedef struct tc_body_id {
 } tc_body_id;
 
 #define TC_NULL_BODY ((tc_body_id){0, 0, 0, 0, 0})
+/// True for the null id (TC_NULL_BODY).
 static inline bool tc_body_id_is_null(tc_body_id id) { return id.index1 == 0; }
+/// True when a and b name the same body of the same world (kind and padding ignored).
 static inline bool tc_body_id_equal(tc_body_id a, tc_body_id b) {
     return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
