@@ -18,8 +18,8 @@ typedef struct tc_world_stats {
     tc_real time;             ///< s, simulated time
     int body_count;
     int awake_body_count;     ///< bodies not asleep; static bodies never count, deformables always do
-    int contact_count;
-    tc_real max_penetration;  ///< m, largest penetration among this step's contacts (>= 0)
+    int contact_count;        ///< contacts of this step (sleeping islands make none: 0 once all sleep)
+    tc_real max_penetration;  ///< m, largest penetration among this step's contacts (>= 0; 0 once all sleep)
     tc_real kinetic_energy;   ///< J
     tc_real potential_energy; ///< J, gravitational (relative to z = 0) plus elastic
     double step_wall_time;    ///< s, wall-clock time of the last step
