@@ -73,7 +73,8 @@ TC_API const char* tc_body_get_name(const tc_world* world, tc_body_id id);
 TC_API tc_transform tc_body_get_pose(const tc_world* world, tc_body_id id);
 /// Velocity of the centre of mass, m/s (zero for an invalid id).
 TC_API tc_vec3 tc_body_get_linear_velocity(const tc_world* world, tc_body_id id);
-/// Angular velocity, rad/s, world frame (zero for non-rigid kinds and invalid ids).
+/// Angular velocity, rad/s, world frame (zero for static bodies and invalid ids). Tet, spring and
+/// point bodies report the rotation of their best rigid fit, I^-1 L about the centre of mass.
 TC_API tc_vec3 tc_body_get_angular_velocity(const tc_world* world, tc_body_id id);
 /// Centre of mass, m, world.
 TC_API tc_vec3 tc_body_get_center_of_mass(const tc_world* world, tc_body_id id);

@@ -80,6 +80,20 @@ static inline void tc_nodal_set_rigid_velocity(const tc_vec3* x, tc_vec3* v, int
     for (int k = 0; k < n; ++k) v[k] = tc_v3_add(linear, tc_v3_cross(omega, tc_v3_sub(x[k], c)));
 }
 
+/// Angular velocity (rad/s) of the rigid motion closest to the node velocities: I^-1 L, with L
+/// and I the angular momentum and inertia about the centre of mass c. Zero when I is singular
+/// (all nodes on a line).
+static inline tc_vec3 tc_nodal_angular_velocity(const tc_vec3* x, const tc_vec3* v, const tc_real* m, int n, tc_vec3 c) {
+    tc_vec3 L = tc_v3_zero();
+    tc_mat3 I = tc_mat3_zero();
+    for (int k = 0; k < n; ++k) {
+        tc_vec3 r = tc_v3_sub(x[k], c);
+        L = tc_v3_madd(L, m[k], tc_v3_cross(r, v[k]));
+        I = tc_mat3_add(I, tc_mat3_scale(tc_mat3_add(tc_mat3_scale(tc_mat3_identity(), tc_v3_len2(r)), tc_mat3_scale(tc_mat3_outer(r, r), -1)), m[k]));
+    }
+    return tc_mat3_mul_v3(tc_mat3_inverse(I), L);
+}
+
 /// Checkpoint of the nodes: their count, positions and velocities.
 static inline void tc_nodal_write(struct tc_state_writer* out, const tc_vec3* x, const tc_vec3* v, int n) {
     tc_state_write_i64(out, n);

@@ -342,6 +342,7 @@ const char* tc_body_get_name(const tc_world* w, tc_body_id id) {
 
 tc_transform tc_body_get_pose(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, pose, tc_transform_identity()); }
 tc_vec3 tc_body_get_linear_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, linear_velocity, tc_v3_zero()); }
+tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, angular_velocity, tc_v3_zero()); }
 tc_vec3 tc_body_get_center_of_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, center_of_mass, tc_v3_zero()); }
 tc_real tc_body_get_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, mass, 0); }
 

@@ -71,6 +71,8 @@ typedef struct tc_kind_ops {
     bool (*check_finite)(const tc_world* w, int index, tc_error* error);
     tc_transform (*pose)(const tc_world* w, int index);
     tc_vec3 (*linear_velocity)(const tc_world* w, int index);
+    /// rad/s, world frame (node-based kinds: the rigid rotation I^-1 L about the centre of mass).
+    tc_vec3 (*angular_velocity)(const tc_world* w, int index);
     tc_vec3 (*center_of_mass)(const tc_world* w, int index);
     tc_real (*mass)(const tc_world* w, int index);
     bool (*ray_cast)(const tc_world* w, int index, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n);

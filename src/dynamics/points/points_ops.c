@@ -133,6 +133,11 @@ static tc_transform pose(const tc_world* w, int i) {
     return t;
 }
 
+static tc_vec3 angular_velocity(const tc_world* w, int i) {
+    const tc_points_body* b = body(w, i);
+    return tc_nodal_angular_velocity(b->x, b->v, b->m, b->np, center_of_mass(w, i));
+}
+
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 // Ray against the splats (discs of surfel_radius) of the drawn surface.
@@ -266,6 +271,7 @@ const tc_kind_ops tc_points_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,

@@ -100,6 +100,7 @@ tc_result tc_rigid_apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
 
 static tc_transform pose(const tc_world* w, int i) { return body(w, i)->pose; }
 static tc_vec3 linear_velocity(const tc_world* w, int i) { return body(w, i)->v; }
+static tc_vec3 angular_velocity(const tc_world* w, int i) { return body(w, i)->w; }
 static tc_vec3 center_of_mass(const tc_world* w, int i) { return body(w, i)->com; }
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->mass; }
 
@@ -174,6 +175,7 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
@@ -185,9 +187,3 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .write_state = tc_rigid_write_state,
     .read_state = tc_rigid_read_state,
 };
-
-tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) {
-    const tc_body_slot* s = tc_world_resolve(w, id);
-    if (!s || (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_STATIC)) return tc_v3_zero();
-    return body(w, s->index)->w;
-}

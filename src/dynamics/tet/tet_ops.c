@@ -153,6 +153,11 @@ static tc_vec3 linear_velocity(const tc_world* w, int i) {
     return tc_nodal_mean(b->v, b->m, b->n, b->total_mass);
 }
 
+static tc_vec3 angular_velocity(const tc_world* w, int i) {
+    const tc_tet_body* b = body(w, i);
+    return tc_nodal_angular_velocity(b->x, b->v, b->m, b->n, center_of_mass(w, i));
+}
+
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
@@ -241,6 +246,7 @@ const tc_kind_ops tc_tet_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
