@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the seed-002 (quasi-rigid) and seed-000 (point-based) scenes into scenes/, and the
-hip-socket cup mesh scenes/meshes/cup.obj. Rerun after changing a scene here."""
+"""Writes the seed-002 (quasi-rigid) and seed-000 (point-based) scenes into scenes/ (the socket
+cloud of qr_ball_socket, scenes/qr_socket_cup.ply, comes from make_quasi_cup.py). Rerun after
+changing a scene here."""
 import json
 import math
 import os

@@ -91,6 +91,7 @@ typedef struct tc_quasi_stats {
     int fallbacks;      ///< iterative solves that did not converge and went to Lemke
     double solve_time;  ///< s of wall time in the contact solves
 } tc_quasi_stats;
+/// Contact-solve statistics of the body's last step (all zero for an invalid id or another kind).
 TC_API tc_quasi_stats tc_quasi_body_get_stats(const tc_world* world, tc_body_id id);
 
 #ifdef __cplusplus

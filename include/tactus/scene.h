@@ -36,7 +36,9 @@ TC_API void tc_scene_destroy(tc_scene* scene);
 TC_API tc_world* tc_scene_world(const tc_scene* scene);
 /// Applies the events due at the current time, then steps the world once.
 TC_API tc_result tc_scene_step(tc_scene* scene, tc_error* error);
+/// The scene's "run" object (defaults filled in): simulated time (s) and output cadence (steps).
 TC_API tc_scene_run tc_scene_run_settings(const tc_scene* scene);
+/// The scene's camera, m, world: the file's "camera" or the default framing of the world bounds.
 TC_API tc_scene_camera tc_scene_get_camera(const tc_scene* scene);
 /// Scene name ("" if none), description ("" if none), the file it came from and its directory.
 TC_API const char* tc_scene_name(const tc_scene* scene);

@@ -47,6 +47,8 @@ typedef struct tc_springs_body_def {
     int internal_value;
 } tc_springs_body_def;
 
+/// Default spring def: 0.2 m box of resolution 4, 1 kg, stiffness 2000 N/m per unit length,
+/// damping 2 N s/m, bending 0.2, no pressure or drag, friction 0.5, explicit integrator.
 TC_API tc_springs_body_def tc_springs_body_def_default(void);
 /// Creates a spring body. Errors name the field: non-finite or non-positive sizes, mass or
 /// stiffness, an open or degenerate mesh (zero-area triangle, unused or duplicate vertices).

@@ -44,10 +44,13 @@ typedef struct tc_tet_body_def {
     int internal_value;
 } tc_tet_body_def;
 
+/// Default tet def: 0.2 m box of resolution 4, 1000 kg/m^3, E = 1e5 Pa, nu = 0.3, damping 0.01 s,
+/// friction 0.5, consistent depth, no fixed vertices, no self-collision.
 TC_API tc_tet_body_def tc_tet_body_def_default(void);
 /// Creates a tet body. Errors name the field: non-finite or non-positive sizes, density or
 /// modulus, Poisson ratio outside [0, 0.5), indices out of range, zero-volume or inverted tets.
 TC_API tc_result tc_tet_body_create(tc_world* world, const tc_tet_body_def* def, tc_body_id* out_id, tc_error* error);
+/// Number of vertices of a tet body (0 for an invalid id or another kind).
 TC_API int tc_tet_body_get_vertex_count(const tc_world* world, tc_body_id id);
 /// Copies up to capacity vertex positions and velocities (either may be NULL); returns the count.
 TC_API int tc_tet_body_get_vertices(const tc_world* world, tc_body_id id, tc_vec3* positions, tc_vec3* velocities, int capacity);

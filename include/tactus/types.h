@@ -32,7 +32,9 @@ typedef struct tc_body_id {
 } tc_body_id;
 
 #define TC_NULL_BODY ((tc_body_id){0, 0, 0, 0, 0})
+/// True for the null id (TC_NULL_BODY).
 static inline bool tc_body_id_is_null(tc_body_id id) { return id.index1 == 0; }
+/// True when a and b name the same body of the same world (kind and padding ignored).
 static inline bool tc_body_id_equal(tc_body_id a, tc_body_id b) {
     return a.index1 == b.index1 && a.generation == b.generation && a.world == b.world;
 }
@@ -58,12 +60,12 @@ typedef struct tc_world_def {
     int solver_iterations;    ///< PGS iterations per sub-step, default 4
     int thread_count;         ///< worker threads for parallel loops, default 1
     tc_position_correction position_correction; ///< rigid solver scheme, default soft step
-    tc_real contact_hertz;    ///< Hz, stiffness of soft rigid contacts, default 60 (static contacts twice, capped at a quarter of the sub-step rate)
-    tc_real contact_damping_ratio; ///< non-dimensional, default 10
-    tc_real contact_push_max_velocity; ///< m/s, cap on position-correction speed, default 3
+    tc_real contact_hertz;    ///< Hz, stiffness of soft rigid contacts, default 60 (static contacts twice, capped at a quarter of the sub-step rate); soft step only
+    tc_real contact_damping_ratio; ///< non-dimensional, default 10; soft step only
+    tc_real contact_push_max_velocity; ///< m/s, cap on position-correction speed, default 3; soft step and Baumgarte
     tc_real restitution_threshold; ///< m/s, slower impacts do not bounce, default 1
-    tc_real linear_slop;      ///< m, allowed penetration, default 0.005
-    tc_real baumgarte;        ///< non-dimensional, Baumgarte factor, default 0.2
+    tc_real linear_slop;      ///< m, allowed penetration, default 0.005; Baumgarte and split impulse only
+    tc_real baumgarte;        ///< non-dimensional correction factor, default 0.2; Baumgarte and split impulse only
     tc_real penalty_hertz;    ///< Hz, natural frequency of penalty contacts of deformables, default 60
     tc_real penalty_damping_ratio; ///< non-dimensional, damping of penalty contacts, default 1
     bool enable_sleep;        ///< let resting islands sleep, default true

@@ -456,7 +456,8 @@ static void respond(tc_world* w, tc_tet_body* A, tc_tet_body* B, const hit* hits
             for (int k = 0; k < 4; ++k) add_jacobian(B, q[k], tc_mat3_scale(J, bary[k] * bary[k]));
         }
         if (!record) continue;
-        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), hits[p].tet, p, A->x[p], d[p].r, -d[p].d, fn, f, 0};
+        tc_vec3 f_t = tc_v3_madd(f, -tc_v3_dot(f, d[p].r), d[p].r); // the tangential part only
+        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), hits[p].tet, p, A->x[p], d[p].r, -d[p].d, fn, f_t, 0};
         tc_world_add_contact(w, &c);
     }
 }

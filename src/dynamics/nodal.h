@@ -66,6 +66,34 @@ static inline bool tc_nodal_ray_cast(const tc_vec3* x, const int* tris, int coun
     return hit;
 }
 
+/// tc_body_set_pose for node-based kinds: moves the nodes x[0..n) by the rigid motion that takes
+/// frame `from` (the kind's current pose) to frame `to`: x' = to.p + R (x - from.p), with
+/// R = to.q from.q^-1. Velocities are left as they are (as for rigid bodies).
+static inline void tc_nodal_move_rigidly(tc_vec3* x, int n, tc_transform from, tc_transform to) {
+    tc_quat r = tc_quat_normalize(tc_quat_mul(to.q, tc_quat_conj(from.q)));
+    for (int k = 0; k < n; ++k) x[k] = tc_v3_add(to.p, tc_quat_rotate(r, tc_v3_sub(x[k], from.p)));
+}
+
+/// tc_body_set_velocity for node-based kinds: the rigid velocity field v + omega x (x - c) about
+/// the centre of mass c, m/s. The caller zeroes its fixed nodes afterwards.
+static inline void tc_nodal_set_rigid_velocity(const tc_vec3* x, tc_vec3* v, int n, tc_vec3 c, tc_vec3 linear, tc_vec3 omega) {
+    for (int k = 0; k < n; ++k) v[k] = tc_v3_add(linear, tc_v3_cross(omega, tc_v3_sub(x[k], c)));
+}
+
+/// Angular velocity (rad/s) of the rigid motion closest to the node velocities: I^-1 L, with L
+/// and I the angular momentum and inertia about the centre of mass c. Zero when I is singular
+/// (all nodes on a line).
+static inline tc_vec3 tc_nodal_angular_velocity(const tc_vec3* x, const tc_vec3* v, const tc_real* m, int n, tc_vec3 c) {
+    tc_vec3 L = tc_v3_zero();
+    tc_mat3 I = tc_mat3_zero();
+    for (int k = 0; k < n; ++k) {
+        tc_vec3 r = tc_v3_sub(x[k], c);
+        L = tc_v3_madd(L, m[k], tc_v3_cross(r, v[k]));
+        I = tc_mat3_add(I, tc_mat3_scale(tc_mat3_add(tc_mat3_scale(tc_mat3_identity(), tc_v3_len2(r)), tc_mat3_scale(tc_mat3_outer(r, r), -1)), m[k]));
+    }
+    return tc_mat3_mul_v3(tc_mat3_inverse(I), L);
+}
+
 /// Checkpoint of the nodes: their count, positions and velocities.
 static inline void tc_nodal_write(struct tc_state_writer* out, const tc_vec3* x, const tc_vec3* v, int n) {
     tc_state_write_i64(out, n);

@@ -52,6 +52,13 @@ tc_result tc_scene_parse_body_base(tc_scene_ctx* ctx, const cJSON* body, const c
     if (!r) r = tc_json_vec3(j, body, path, "angular_velocity", false, &base->angular_velocity);
     if (!r) r = tc_json_real(j, body, path, "friction", false, TC_JSON_NON_NEGATIVE, &base->material.friction);
     if (!r) r = tc_json_real(j, body, path, "restitution", false, TC_JSON_UNIT, &base->material.restitution);
+    // Only the rigid solver bounces; the kinds parsed here meet contacts with penalty forces or
+    // their own LCP, where rebound comes from the contact damping. Accepted, but say so.
+    if (!r && base->material.restitution > 0)
+        tc_log(TC_LOG_WARNING, TC_RESULT_OK,
+               "%s: %s.restitution: %g has no effect on this kind (only the rigid solver has restitution; deformable "
+               "and quasi-rigid contacts rebound through their damping: world.penalty_damping_ratio, layer_damping)",
+               j->file, path, base->material.restitution);
     return r;
 }
 

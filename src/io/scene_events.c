@@ -24,6 +24,8 @@ static tc_result parse_event(tc_scene_ctx* ctx, const cJSON* e, const char* path
     if (!r) r = tc_json_string(j, e, path, "body", true, &body);
     if (!r && tc_body_id_is_null(tc_world_find_body(ctx->world, body)))
         r = tc_json_fail(j, TC_RESULT_INVALID_ARGUMENT, path, "body", "no body named \"%s\"", body);
+    if (!r && action != TC_EVENT_REMOVE && tc_body_get_kind(ctx->world, tc_world_find_body(ctx->world, body)) == TC_BODY_STATIC)
+        r = tc_json_fail(j, TC_RESULT_UNSUPPORTED, path, "body", "\"%s\" is static: it takes no forces, impulses or velocities", body);
     if (r) return r;
     out->action = (tc_event_action)action;
     out->has_point = tc_json_member(e, "point") != NULL;

@@ -10,7 +10,7 @@
 #include <math.h>
 #include "core/core.h"
 
-TC_VECTOR_CLONES void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
+TC_VECTOR_CLONES static void sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) {
     for (int i = 0; i < n; ++i) y[i] = 0;
     for (int k = 0; k < n; ++k) {
         tc_real xk = x[k];
@@ -37,7 +37,7 @@ static tc_real projected_gradient_norm(int n, const tc_real* x, const tc_real* g
 
 // g = M x + q from scratch (the recursive updates drift by round-off).
 static void gradient(int n, const tc_real* M, const tc_real* q, const tc_real* x, tc_real* g) {
-    tc_sym_matvec(n, M, x, g);
+    sym_matvec(n, M, x, g);
     for (int i = 0; i < n; ++i) g[i] += q[i];
 }
 
@@ -92,7 +92,7 @@ static bool mprgp_step(mprgp* s) {
     int n = s->n;
     if (!proportional(n, s->x, s->g, s->alpha_bar)) {
         for (int i = 0; i < n; ++i) s->p[i] = chopped_gradient(s->x[i], s->g[i]);
-        tc_sym_matvec(n, s->M, s->p, s->Ap);
+        sym_matvec(n, s->M, s->p, s->Ap);
         s->matvecs++;
         tc_real dAd = dot(n, s->p, s->Ap);
         if (!(dAd > 0)) return false;
@@ -104,7 +104,7 @@ static bool mprgp_step(mprgp* s) {
         set_p_to_free_gradient(s);
         return true;
     }
-    tc_sym_matvec(n, s->M, s->p, s->Ap);
+    sym_matvec(n, s->M, s->p, s->Ap);
     s->matvecs++;
     tc_real pAp = dot(n, s->p, s->Ap);
     if (!(pAp > 0)) return false;
@@ -244,7 +244,7 @@ static const float* single_row(pk_state* s, int k) {
 TC_VECTOR_CLONES static void pk_product(pk_state* s, const tc_real* v, tc_real* out) {
     int n = s->n;
     if (!s->single) {
-        tc_sym_matvec(n, s->M, v, out);
+        sym_matvec(n, s->M, v, out);
         return;
     }
     tc_real vmax = 0;
@@ -441,7 +441,7 @@ static void split_parts(int n, const tc_real* M, const tc_real* inv_d, tc_real* 
         }
 }
 
-TC_VECTOR_CLONES void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
+TC_VECTOR_CLONES static void skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) {
     for (int i = 0; i < n; ++i) y[i] = 0;
     bool any = false;
     for (int k = 0; k < n && !any; ++k) any = x[k] != 0;
@@ -461,6 +461,11 @@ TC_VECTOR_CLONES void tc_skew_upper_matvec(int n, const tc_real* A, const tc_rea
         y[k] += ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     }
 }
+
+// The exported names are plain wrappers: gcc gives a target_clones function's dispatcher default
+// visibility whatever the build's -fvisibility, so the clones stay static (out of the .so's symbols).
+void tc_sym_matvec(int n, const tc_real* M, const tc_real* x, tc_real* y) { sym_matvec(n, M, x, y); }
+void tc_skew_upper_matvec(int n, const tc_real* A, const tc_real* x, tc_real* y) { skew_upper_matvec(n, A, x, y); }
 
 void tc_lcp_workspace_free(tc_lcp_workspace* ws) {
     tc_array_free(&ws->reals);
@@ -505,8 +510,8 @@ static bool split_input_valid(int n, const tc_real* d, const tc_real* q, const t
 // w = S y + A y + q from scratch; b->Ay receives A y unless it already holds it (skew_known).
 static void split_true_w(int n, const tc_real* S, const tc_real* A, const tc_real* q, bool skew_known,
                          split_buffers* b, tc_lcp_iter_stats* st) {
-    if (!skew_known) tc_skew_upper_matvec(n, A, b->y, b->Ay);
-    tc_sym_matvec(n, S, b->y, b->w);
+    if (!skew_known) skew_upper_matvec(n, A, b->y, b->Ay);
+    sym_matvec(n, S, b->y, b->w);
     st->matvecs += skew_known ? 1 : 2;
     for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i] + q[i];
 }
@@ -542,7 +547,7 @@ static tc_result split_rounds(int n, const tc_real* S, const tc_real* A, const t
         st->iterations += inner.iterations, st->matvecs += inner.matvecs + 1;
         if (r != TC_RESULT_OK) return r == TC_RESULT_INVALID_ARGUMENT ? r : TC_RESULT_NOT_CONVERGED;
         for (int i = 0; i < n; ++i) z[i] = b->y[i] / d[i], b->w[i] -= b->Ay[i];
-        tc_skew_upper_matvec(n, A, b->y, b->Ay);
+        skew_upper_matvec(n, A, b->y, b->Ay);
         for (int i = 0; i < n; ++i) b->w[i] += b->Ay[i];
         exact = false;
     }

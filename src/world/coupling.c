@@ -56,7 +56,7 @@ static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bo
         a.ops->apply_point_force(w, a.index, k, p, f);
         b.ops->apply_point_force(w, b.index, -1, p, tc_v3_neg(f));
         if (!record) continue;
-        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, f, 0};
+        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, tc_v3_madd(f, -tc_v3_dot(f, normal), normal), 0};
         tc_world_add_contact(w, &c);
     }
 }

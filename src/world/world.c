@@ -84,8 +84,20 @@ void tc_world_destroy(tc_world* w) {
 }
 
 tc_world_def tc_world_get_def(const tc_world* w) { return w->def; }
-void tc_world_set_gravity(tc_world* w, tc_vec3 g) {
-    if (tc_v3_is_finite(g)) w->def.gravity = g;
+tc_result tc_world_set_gravity(tc_world* w, tc_vec3 g) {
+    if (!w) return TC_RESULT_INVALID_ARGUMENT;
+    tc_result r = tc_world_check_unlocked(w);
+    if (r != TC_RESULT_OK) return r;
+    if (!tc_v3_is_finite(g)) return TC_RESULT_NOT_FINITE;
+    bool changed = g.x != w->def.gravity.x || g.y != w->def.gravity.y || g.z != w->def.gravity.z;
+    w->def.gravity = g;
+    if (!changed) return TC_RESULT_OK;
+    // A body asleep under the old gravity is not at rest under the new one.
+    for (int k = 0; k < TC_BODY_KIND_COUNT; ++k) {
+        const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)k);
+        if (w->stores[k] && ops && ops->wake_all) ops->wake_all(w);
+    }
+    return TC_RESULT_OK;
 }
 
 tc_result tc_world_check_unlocked(const tc_world* w) {
@@ -233,9 +245,11 @@ static void update_stats(tc_world* w, double wall) {
     for (int i = 0; i < w->contacts.count; ++i)
         if (-w->contacts.data[i].separation > s->max_penetration) s->max_penetration = -w->contacts.data[i].separation;
     s->kinetic_energy = s->potential_energy = 0;
+    s->awake_body_count = 0;
     for (int i = 0; i < w->slots.count; ++i) {
         const tc_body_slot* b = &w->slots.data[i];
         const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)b->kind);
+        if (b->alive && ops) s->awake_body_count += ops->is_awake ? ops->is_awake(w, b->index) : 1;
         if (!b->alive || !ops || !ops->energy) continue;
         tc_real ke = 0, pe = 0;
         ops->energy(w, b->index, &ke, &pe);
@@ -361,6 +375,7 @@ const char* tc_body_get_name(const tc_world* w, tc_body_id id) {
 
 tc_transform tc_body_get_pose(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, pose, tc_transform_identity()); }
 tc_vec3 tc_body_get_linear_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, linear_velocity, tc_v3_zero()); }
+tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, angular_velocity, tc_v3_zero()); }
 tc_vec3 tc_body_get_center_of_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, center_of_mass, tc_v3_zero()); }
 tc_real tc_body_get_mass(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, mass, 0); }
 
@@ -372,6 +387,29 @@ tc_result tc_body_apply_force(tc_world* w, tc_body_id id, tc_vec3 f, tc_vec3 p) 
     return ops && ops->apply_user_force ? ops->apply_user_force(w, s->index, f, p) : TC_RESULT_UNSUPPORTED;
 }
 tc_aabb tc_body_get_aabb(const tc_world* w, tc_body_id id) { KIND_QUERY(w, id, body_aabb, tc_aabb_empty()); }
+
+tc_result tc_body_set_pose(tc_world* w, tc_body_id id, tc_transform pose) {
+    tc_body_slot* s = tc_world_resolve(w, id);
+    if (!s) return TC_RESULT_STALE_ID;
+    tc_result r = tc_world_check_unlocked(w);
+    if (r != TC_RESULT_OK) return r;
+    tc_real qlen = tc_quat_len(pose.q);
+    if (!tc_v3_is_finite(pose.p) || !isfinite(qlen)) return TC_RESULT_NOT_FINITE;
+    if (!(qlen > 1e-12)) return TC_RESULT_INVALID_ARGUMENT;
+    pose.q = tc_quat_normalize(pose.q);
+    const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+    return ops && ops->set_pose ? ops->set_pose(w, s->index, pose) : TC_RESULT_UNSUPPORTED;
+}
+
+tc_result tc_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 linear, tc_vec3 angular) {
+    tc_body_slot* s = tc_world_resolve(w, id);
+    if (!s) return TC_RESULT_STALE_ID;
+    tc_result r = tc_world_check_unlocked(w);
+    if (r != TC_RESULT_OK) return r;
+    if (!tc_v3_is_finite(linear) || !tc_v3_is_finite(angular)) return TC_RESULT_NOT_FINITE;
+    const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
+    return ops && ops->set_velocity ? ops->set_velocity(w, s->index, linear, angular) : TC_RESULT_UNSUPPORTED;
+}
 
 tc_aabb tc_world_get_bounds(const tc_world* w) {
     tc_aabb b = tc_aabb_empty();

@@ -71,12 +71,24 @@ typedef struct tc_kind_ops {
     bool (*check_finite)(const tc_world* w, int index, tc_error* error);
     tc_transform (*pose)(const tc_world* w, int index);
     tc_vec3 (*linear_velocity)(const tc_world* w, int index);
+    /// rad/s, world frame (node-based kinds: the rigid rotation I^-1 L about the centre of mass).
+    tc_vec3 (*angular_velocity)(const tc_world* w, int index);
     tc_vec3 (*center_of_mass)(const tc_world* w, int index);
     tc_real (*mass)(const tc_world* w, int index);
     bool (*ray_cast)(const tc_world* w, int index, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n);
     /// tc_body_apply_force: force f (N) at world point p, held for the next step (deformable
     /// kinds spread it over their nodes by mass). NULL: the kind takes no user forces.
     tc_result (*apply_user_force)(tc_world* w, int index, tc_vec3 f, tc_vec3 p);
+    /// tc_body_set_pose: moves the body rigidly so that the `pose` hook's frame becomes `to`
+    /// (finite, unit quaternion; checked by the caller). Velocities are kept. NULL: unsupported.
+    tc_result (*set_pose)(tc_world* w, int index, tc_transform to);
+    /// tc_body_set_velocity: rigid velocity field v + omega x (x - centre of mass), m/s and rad/s
+    /// (finite; checked by the caller). NULL: unsupported.
+    tc_result (*set_velocity)(tc_world* w, int index, tc_vec3 v, tc_vec3 omega);
+    /// Wakes every sleeping body of the store (gravity changed, static geometry moved).
+    void (*wake_all)(tc_world* w);
+    /// False while the body sleeps or cannot move (static). NULL: the kind never sleeps.
+    bool (*is_awake)(const tc_world* w, int index);
     /// Checkpoints (world/state_io.h): every dynamic variable of the whole store, bodies in store
     /// order, enough that a resumed run is bit-identical to an uninterrupted one. read_state
     /// restores into a store rebuilt from the same scene and returns an error naming `file`

@@ -10,5 +10,5 @@ cmake -S "$src/tests/install/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$wo
 cmake --build "$work/cmake" > "$work/build.log"
 LD_LIBRARY_PATH="$work/prefix/lib" "$work/cmake/consumer"
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
-cc -std=c11 "$src/tests/install/consumer/main.c" -o "$work/pc_consumer" $(pkg-config --cflags --libs tactus) -lm
+cc -std=c11 "$src/tests/install/consumer/main.c" -o "$work/pc_consumer" $(pkg-config --cflags --libs tactus)
 LD_LIBRARY_PATH="$work/prefix/lib" "$work/pc_consumer"

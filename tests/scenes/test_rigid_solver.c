@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 // Soft step: the steady penetration of a resting box is g / omega^2 with omega = 2 pi 60 Hz
-// (static contacts at twice the 30 Hz default).
+// (static contacts at twice the 60 Hz default, capped at a quarter of the 240 Hz sub-step rate).
 static void test_resting_penetration_soft_step(void** state) {
     (void)state;
     tc_world* w = rs_world(TC_CORRECTION_SOFT_STEP);
@@ -61,7 +61,7 @@ static void test_restitution(void** state) {
     tc_real es[2] = {0.5, 0};
     for (int k = 0; k < 2; ++k) {
         tc_world* w = rs_world(TC_CORRECTION_SOFT_STEP);
-        tc_world_set_gravity(w, tc_v3_zero());
+        assert_int_equal(tc_world_set_gravity(w, tc_v3_zero()), TC_RESULT_OK);
         rs_plane(w, tc_v3(0, 0, 1), 0);
         tc_body_id s = rs_body(w, rs_sphere(0.25), tc_v3(0, 0, 0.4), tc_quat_identity(), 0, es[k], TC_CONTACT_GAUSS_MAP);
         tc_body_set_velocity(w, s, tc_v3(0, 0, -5), tc_v3_zero());
@@ -76,7 +76,7 @@ static void test_restitution(void** state) {
 static void test_momentum_conserved(void** state) {
     (void)state;
     tc_world* w = rs_world(TC_CORRECTION_SOFT_STEP);
-    tc_world_set_gravity(w, tc_v3_zero());
+    assert_int_equal(tc_world_set_gravity(w, tc_v3_zero()), TC_RESULT_OK);
     tc_body_id a = rs_body(w, rs_box(tc_v3(0.3, 0.2, 0.25)), tc_v3(0, 0, 0), tc_quat_identity(), 0.4, 0.2, TC_CONTACT_GAUSS_MAP);
     tc_body_id b = rs_body(w, rs_sphere(0.3), tc_v3(1.5, 0.1, 0.05), tc_quat_identity(), 0.4, 0.2, TC_CONTACT_GAUSS_MAP);
     tc_body_set_velocity(w, a, tc_v3(2, 0, 0), tc_v3(0, 0, 1));

@@ -1,6 +1,7 @@
 // The point-based kind's entry in the registry (hooks of tc_kind_ops) and its drawing.
 #include "dynamics/points/points.h"
 #include "contact/surfel_contact.h"
+#include "dynamics/nodal.h"
 
 void tc_points_remove_body(tc_world* w, int index);
 void tc_points_destroy_store(tc_world* w);
@@ -132,6 +133,11 @@ static tc_transform pose(const tc_world* w, int i) {
     return t;
 }
 
+static tc_vec3 angular_velocity(const tc_world* w, int i) {
+    const tc_points_body* b = body(w, i);
+    return tc_nodal_angular_velocity(b->x, b->v, b->m, b->np, center_of_mass(w, i));
+}
+
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 // Ray against the splats (discs of surfel_radius) of the drawn surface.
@@ -226,6 +232,23 @@ static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
 
 static void collide(tc_world* w, tc_real h) { tc_surfel_contact_collide(w, h); }
 
+// The surfels, their normals, the box and the implicit surface follow the phyxels.
+static tc_result set_pose(tc_world* w, int i, tc_transform to) {
+    tc_points_body* b = body(w, i);
+    tc_nodal_move_rigidly(b->x, b->np, pose(w, i), to);
+    tc_points_update_surfels(b);
+    return TC_RESULT_OK;
+}
+
+static tc_result set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
+    tc_points_body* b = body(w, i);
+    tc_nodal_set_rigid_velocity(b->x, b->v, b->np, center_of_mass(w, i), v, omega);
+    for (int k = 0; k < b->np; ++k)
+        if (b->pinned[k]) b->v[k] = tc_v3_zero();
+    tc_points_update_surfels(b); // surfel velocities
+    return TC_RESULT_OK;
+}
+
 const tc_kind_ops tc_points_kind_ops = {
     .name = "points",
     .destroy_store = tc_points_destroy_store,
@@ -248,10 +271,13 @@ const tc_kind_ops tc_points_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = apply_user_force,
+    .set_pose = set_pose,
+    .set_velocity = set_velocity,
     .write_state = tc_points_write_state,
     .read_state = tc_points_read_state,
     .check_state = tc_points_check_state,

@@ -94,6 +94,7 @@ static bool check_finite(const tc_world* w, int i, tc_error* e) {
 
 static tc_transform pose(const tc_world* w, int i) { return rigid(w, i)->pose; }
 static tc_vec3 linear_velocity(const tc_world* w, int i) { return rigid(w, i)->v; }
+static tc_vec3 angular_velocity(const tc_world* w, int i) { return rigid(w, i)->w; }
 static tc_vec3 center_of_mass(const tc_world* w, int i) { return rigid(w, i)->com; }
 static tc_real mass(const tc_world* w, int i) { return rigid(w, i)->mass; }
 
@@ -193,10 +194,14 @@ const tc_kind_ops tc_quasi_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = tc_rigid_apply_user_force, // the frame is a rigid body of the rigid store
+    .set_pose = tc_rigid_set_pose,                 // the samples live in the frame: they follow it
+    .set_velocity = tc_rigid_set_velocity,
+    .is_awake = tc_rigid_is_awake,
     .write_state = write_state,
     .read_state = read_state,
 };

@@ -42,6 +42,13 @@ static inline bool tc_rigid_is_dynamic(const tc_rigid_body* b) { return b->inv_m
 tc_result tc_rigid_store_add(tc_world* w, const tc_rigid_body_def* def, uint8_t kind, int32_t slot, int* index, tc_error* error);
 /// tc_body_apply_force for a body of this store (rigid and quasi-rigid frames).
 tc_result tc_rigid_apply_user_force(tc_world* w, int index, tc_vec3 f, tc_vec3 p);
+/// The set_pose / set_velocity / wake_all hooks of the rigid store (also those of quasi frames).
+/// set_pose wakes every sleeping body; set_velocity returns TC_RESULT_UNSUPPORTED for static bodies.
+tc_result tc_rigid_set_pose(tc_world* w, int index, tc_transform to);
+tc_result tc_rigid_set_velocity(tc_world* w, int index, tc_vec3 v, tc_vec3 omega);
+void tc_rigid_wake_all(tc_world* w);
+/// is_awake hook: dynamic and not asleep.
+bool tc_rigid_is_awake(const tc_world* w, int index);
 /// Refreshes com, world inverse inertia and the AABB from pose.
 void tc_rigid_update_derived(tc_rigid_body* b);
 /// Velocity of the material point at world point p.

@@ -100,6 +100,7 @@ tc_result tc_rigid_apply_user_force(tc_world* w, int i, tc_vec3 f, tc_vec3 p) {
 
 static tc_transform pose(const tc_world* w, int i) { return body(w, i)->pose; }
 static tc_vec3 linear_velocity(const tc_world* w, int i) { return body(w, i)->v; }
+static tc_vec3 angular_velocity(const tc_world* w, int i) { return body(w, i)->w; }
 static tc_vec3 center_of_mass(const tc_world* w, int i) { return body(w, i)->com; }
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->mass; }
 
@@ -121,6 +122,39 @@ static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max
 
 void tc_rigid_draw_body(const tc_world* w, int index, const tc_debug_draw* draw);
 
+void tc_rigid_wake_all(tc_world* w) {
+    tc_rigid_store* s = tc_rigid_store_of(w);
+    for (int i = 0; s && i < s->bodies.count; ++i) {
+        tc_rigid_body* b = &s->bodies.data[i];
+        if (tc_rigid_is_dynamic(b)) b->awake = true, b->sleep_time = 0;
+    }
+}
+
+tc_result tc_rigid_set_pose(tc_world* w, int i, tc_transform to) {
+    tc_rigid_body* b = body(w, i);
+    b->pose = to;
+    tc_rigid_update_derived(b);
+    // Whatever rested on the body at its old place, or sleeps where it lands, must move again:
+    // a teleport is rare, so every sleeping body wakes rather than the touched islands only.
+    tc_rigid_wake_all(w);
+    return TC_RESULT_OK;
+}
+
+tc_result tc_rigid_set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
+    tc_rigid_body* b = body(w, i);
+    if (!tc_rigid_is_dynamic(b)) return TC_RESULT_UNSUPPORTED;
+    b->v = v;
+    b->w = omega;
+    b->awake = true;
+    b->sleep_time = 0;
+    return TC_RESULT_OK;
+}
+
+bool tc_rigid_is_awake(const tc_world* w, int i) {
+    const tc_rigid_body* b = body(w, i);
+    return tc_rigid_is_dynamic(b) && b->awake;
+}
+
 const tc_kind_ops tc_rigid_kind_ops = {
     .name = "rigid",
     .destroy_store = tc_rigid_destroy_store,
@@ -141,43 +175,15 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = tc_rigid_apply_user_force,
+    .set_pose = tc_rigid_set_pose,
+    .set_velocity = tc_rigid_set_velocity,
+    .wake_all = tc_rigid_wake_all,
+    .is_awake = tc_rigid_is_awake,
     .write_state = tc_rigid_write_state,
     .read_state = tc_rigid_read_state,
 };
-
-tc_vec3 tc_body_get_angular_velocity(const tc_world* w, tc_body_id id) {
-    const tc_body_slot* s = tc_world_resolve(w, id);
-    if (!s || (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_STATIC)) return tc_v3_zero();
-    return body(w, s->index)->w;
-}
-
-tc_result tc_body_set_pose(tc_world* w, tc_body_id id, tc_transform p) {
-    tc_body_slot* s = tc_world_resolve(w, id);
-    if (!s) return TC_RESULT_STALE_ID;
-    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_STATIC) return TC_RESULT_UNSUPPORTED;
-    if (!tc_v3_is_finite(p.p) || !(tc_quat_len(p.q) > 1e-12)) return TC_RESULT_NOT_FINITE;
-    tc_rigid_body* b = body(w, s->index);
-    b->pose = p;
-    b->pose.q = tc_quat_normalize(p.q);
-    b->awake = tc_rigid_is_dynamic(b);
-    tc_rigid_update_derived(b);
-    return TC_RESULT_OK;
-}
-
-tc_result tc_body_set_velocity(tc_world* w, tc_body_id id, tc_vec3 v, tc_vec3 av) {
-    tc_body_slot* s = tc_world_resolve(w, id);
-    if (!s) return TC_RESULT_STALE_ID;
-    if (s->kind != TC_BODY_RIGID && s->kind != TC_BODY_QUASI) return TC_RESULT_UNSUPPORTED; // quasi frames live in this store
-    if (!tc_v3_is_finite(v) || !tc_v3_is_finite(av)) return TC_RESULT_NOT_FINITE;
-    tc_rigid_body* b = body(w, s->index);
-    b->v = v;
-    b->w = av;
-    b->awake = true;
-    b->sleep_time = 0;
-    return TC_RESULT_OK;
-}
-

@@ -220,7 +220,8 @@ static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_b
             B->x[tv[q]] = tc_v3_madd(B->x[tv[q]], -moved_b * share * wq / (ww > 0 ? ww : 1) * ww, n);
         }
         if (!record) continue;
-        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), t, i, A->x[i], n, -depth, jn / h, tc_v3_scale(J, 1 / h), 0};
+        tc_vec3 ft = tc_v3_scale(tc_v3_madd(J, -tc_v3_dot(J, n), n), 1 / h); // the tangential part only
+        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), t, i, A->x[i], n, -depth, jn / h, ft, 0};
         tc_world_add_contact(w, &c);
     }
 }
@@ -245,7 +246,8 @@ static void against_rigid(tc_world* w, tc_springs_body* A, tc_real h, bool recor
             tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, -d, mu, &J);
             if (other.inv_m > 0) rig->apply_point_force(w, slot->index, -1, p, tc_v3_scale(J, -1 / h));
             if (!record) continue;
-            tc_contact c = {tc_world_slot_id(w, s), tc_world_slot_id(w, A->slot), -1, i, p, n, d, jn / h, tc_v3_scale(J, 1 / h), 0};
+            tc_vec3 ft = tc_v3_scale(tc_v3_madd(J, -tc_v3_dot(J, n), n), 1 / h); // the tangential part only
+            tc_contact c = {tc_world_slot_id(w, s), tc_world_slot_id(w, A->slot), -1, i, p, n, d, jn / h, ft, 0};
             tc_world_add_contact(w, &c);
         }
     }

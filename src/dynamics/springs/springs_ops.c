@@ -179,6 +179,11 @@ static tc_vec3 linear_velocity(const tc_world* w, int i) {
     return tc_nodal_mean(b->v, b->m, b->n, b->total_mass);
 }
 
+static tc_vec3 angular_velocity(const tc_world* w, int i) {
+    const tc_springs_body* b = body(w, i);
+    return tc_nodal_angular_velocity(b->x, b->v, b->m, b->n, center_of_mass(w, i));
+}
+
 static tc_real mass(const tc_world* w, int i) { return body(w, i)->total_mass; }
 
 static bool ray_cast(const tc_world* w, int i, tc_vec3 o, tc_vec3 d, tc_real max_t, tc_real* t, tc_vec3* n) {
@@ -216,6 +221,19 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
     return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "springs", "truncated spring state") : TC_RESULT_OK;
 }
 
+static tc_result set_pose(tc_world* w, int i, tc_transform to) {
+    tc_springs_body* b = body(w, i);
+    tc_nodal_move_rigidly(b->x, b->n, pose(w, i), to);
+    tc_springs_update_aabb(b);
+    return TC_RESULT_OK;
+}
+
+static tc_result set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
+    tc_springs_body* b = body(w, i);
+    tc_nodal_set_rigid_velocity(b->x, b->v, b->n, center_of_mass(w, i), v, omega);
+    return TC_RESULT_OK;
+}
+
 const tc_kind_ops tc_springs_kind_ops = {
     .name = "springs",
     .destroy_store = destroy_store,
@@ -238,10 +256,13 @@ const tc_kind_ops tc_springs_kind_ops = {
     .check_finite = check_finite,
     .pose = pose,
     .linear_velocity = linear_velocity,
+    .angular_velocity = angular_velocity,
     .center_of_mass = center_of_mass,
     .mass = mass,
     .ray_cast = ray_cast,
     .apply_user_force = apply_user_force,
+    .set_pose = set_pose,
+    .set_velocity = set_velocity,
     .write_state = write_state,
     .read_state = read_state,
 };
