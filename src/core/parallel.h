@@ -14,8 +14,9 @@
 /// thread alone, no team). For a few heavy items of unequal cost (bodies): each thread takes the
 /// next item when it is done, which balances the load and cannot change any result.
 #define TC_PARALLEL_FOR(threads) TC_PRAGMA_(omp parallel for schedule(dynamic, 1) num_threads(threads) if ((threads) > 1))
-/// As TC_PARALLEL_FOR, for many light items of similar cost: contiguous blocks per thread.
-#define TC_PARALLEL_FOR_BLOCKS(threads) TC_PRAGMA_(omp parallel for schedule(static) num_threads(threads) if ((threads) > 1))
+/// As TC_PARALLEL_FOR, for many light items (rigid bodies, body pairs): runs of items, long
+/// first, shorter towards the end (guided), so a thread the machine holds up delays little.
+#define TC_PARALLEL_FOR_BLOCKS(threads) TC_PRAGMA_(omp parallel for schedule(guided) num_threads(threads) if ((threads) > 1))
 #else
 #define TC_PARALLEL_FOR(threads)
 #define TC_PARALLEL_FOR_BLOCKS(threads)
