@@ -43,7 +43,8 @@ static double wall_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int s_threads = 1; ///< --threads N: Tactus' world.threads
+static int s_threads = 1;       ///< --threads N: Tactus' world.threads
+static bool s_report_wall;      ///< --threads given: Tactus' wall-clock ms/step too (to compare thread counts)
 
 // ---- timing of the tet collide hook: every reference to tc_tet_collide (the kind table in
 // tet_ops.c) is redirected here by -Wl,--wrap=tc_tet_collide
@@ -450,11 +451,13 @@ static void print_row(const scene* s, const char* engine, int sub_steps, const r
     printf("%9.2f %7d %7d %5s %7.2f\n", 1e3 * r->max_depth, r->max_inside, r->max_inverted, apart ? "yes" : "no", ratio);
 }
 
-// On several threads the main thread's CPU time misses the workers' share: the wall clock then.
+// On several threads the main thread's CPU time misses the workers' share: the wall clock then
+// (also on one thread when --threads was given, to compare like with like).
 static void print_wall(const run_result* r, int sub_steps) {
-    if (s_threads <= 1) return;
-    printf("        (tactus at %d sub-steps on %d threads: wall ms/step %.2f over contact steps, %.2f over all; its CPU columns count the main thread only)\n",
-           sub_steps, s_threads, per_step(r->contact_wall, r->contact_steps), per_step(r->wall, r->steps));
+    if (!s_report_wall && s_threads <= 1) return;
+    printf("        (tactus at %d sub-steps on %d thread%s: wall ms/step %.2f over contact steps, %.2f over all%s)\n", sub_steps, s_threads,
+           s_threads > 1 ? "s" : "", per_step(r->contact_wall, r->contact_steps), per_step(r->wall, r->steps),
+           s_threads > 1 ? "; its CPU columns count the main thread only" : "");
 }
 
 // Two boxes of (n+1) x n x n lattice cubes (6 tets each), 2 cm apart, 2 m/s each, head-on,
@@ -706,7 +709,7 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[k], "--out") == 0 && k + 1 < argc) prefix = argv[++k];
         else if (strcmp(argv[k], "--bullet") == 0 && k + 1 < argc) rows_text = argv[++k];
         else if (strcmp(argv[k], "--tactus") == 0 && k + 1 < argc) s_tactus_only = atoi(argv[++k]);
-        else if (strcmp(argv[k], "--threads") == 0 && k + 1 < argc) s_threads = atoi(argv[++k]);
+        else if (strcmp(argv[k], "--threads") == 0 && k + 1 < argc) s_threads = atoi(argv[++k]), s_report_wall = true;
         else return usage(), 2;
     }
     if (cubes < 0 || cubes > 40 || s_threads < 1 || s_threads > 256) return usage(), 2;

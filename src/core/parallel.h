@@ -18,8 +18,11 @@
 /// first, shorter towards the end (guided), so a thread the machine holds up delays little.
 #define TC_PARALLEL_FOR_BLOCKS(threads) TC_PRAGMA_(omp parallel for schedule(guided) num_threads(threads) if ((threads) > 1))
 #else
-#define TC_PARALLEL_FOR(threads)
-#define TC_PARALLEL_FOR_BLOCKS(threads)
+// Without OpenMP the loop runs on the calling thread; the count is evaluated and dropped (so
+// the variable holding it is not unused). Hence: a macro line of its own, right before the
+// `for`, inside a block.
+#define TC_PARALLEL_FOR(threads) (void)(threads);
+#define TC_PARALLEL_FOR_BLOCKS(threads) (void)(threads);
 #endif
 
 #include <stdbool.h>
