@@ -3,8 +3,9 @@
 // surface + forces + distribution, i.e. the points collide hook) against the number of
 // colliding surfels. Writes CSV to stdout (or to argv[1]); one core.
 // `points_bench --once MM`: one collide hook call at an overlap of MM millimetres (for
-// callgrind instruction counts); `--points MM`: the contact points and normals there (%.17g,
-// to compare two builds' contact surfaces).
+// callgrind instruction counts; it prints a hash of the phyxel forces, to compare builds); `--points MM`: the contact points and normals there (%.17g,
+// to compare two builds' contact surfaces); `--time MM N`: the least and the median time of N
+// hook calls at MM mm (to compare two builds, run alternately, on a shared machine).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static tc_world* make_pair(tc_real overlap, tc_error* e) {
 }
 
 // One overlap only: a single hook call, or the contact surface printed.
-static int run_one(const char* mode, const char* mm) {
+static int run_one(const char* mode, const char* mm, int reps) {
     char* end;
     double overlap = strtod(mm, &end) * 1e-3;
     if (end == mm || *end || !(overlap > 0 && overlap < 0.2)) {
@@ -43,9 +44,21 @@ static int run_one(const char* mode, const char* mm) {
     if (!w) { fprintf(stderr, "%s\n", e.message); return 1; }
     tc_points_store* s = tc_points_store_of(w);
     tc_points_body *A = s->bodies.data[0], *B = s->bodies.data[1];
-    if (strcmp(mode, "--once") == 0) {
+    if (reps > 0) {
+        double t[1000];
+        for (int r = 0; r < reps; ++r) {
+            double t0 = tc_wall_time();
+            tc_surfel_contact_collide(w, 1.0 / 240);
+            t[r] = tc_wall_time() - t0;
+        }
+        for (int i = 1; i < reps; ++i) // insertion sort: a few hundred values
+            for (int j = i; j > 0 && t[j] < t[j - 1]; --j) { double v = t[j]; t[j] = t[j - 1]; t[j - 1] = v; }
+        printf("%s mm: min %.3f ms, median %.3f ms (%d calls)\n", mm, t[0] * 1e3, t[reps / 2] * 1e3, reps);
+    } else if (strcmp(mode, "--once") == 0) {
         tc_surfel_contact_collide(w, 1.0 / 240);
-        printf("contact samples: %d\n", A->contact_points.count);
+        uint64_t hash = tc_hash_bytes(TC_HASH_SEED, A->f_ext, (size_t)A->np * sizeof(tc_vec3));
+        hash = tc_hash_bytes(hash, B->f_ext, (size_t)B->np * sizeof(tc_vec3));
+        printf("contact samples: %d, phyxel forces hash %016llx\n", A->contact_points.count, (unsigned long long)hash);
     } else {
         tc_surfel_contact c = {0};
         tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, 1.0 / 240);
@@ -62,10 +75,19 @@ static int run_one(const char* mode, const char* mm) {
 }
 
 int main(int argc, char** argv) {
-    if (argc == 3 && (strcmp(argv[1], "--once") == 0 || strcmp(argv[1], "--points") == 0)) return run_one(argv[1], argv[2]);
+    if (argc == 3 && (strcmp(argv[1], "--once") == 0 || strcmp(argv[1], "--points") == 0)) return run_one(argv[1], argv[2], 0);
+    if (argc == 4 && strcmp(argv[1], "--time") == 0) {
+        int reps = atoi(argv[3]);
+        if (reps < 1 || reps > 1000) {
+            fprintf(stderr, "points_bench: --time needs a call count of 1-1000, got '%s'\n", argv[3]);
+            return 2;
+        }
+        return run_one(argv[1], argv[2], reps);
+    }
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) { // an option is never an output file
         fprintf(stderr, "usage: points_bench [OUT.csv]   (CSV to stdout without OUT.csv)\n"
-                        "       points_bench --once MM | --points MM   (one hook call / the contact points at MM mm)\n");
+                        "       points_bench --once MM | --points MM   (one hook call / the contact points at MM mm)\n"
+                        "       points_bench --time MM N   (least and median time of N hook calls at MM mm)\n");
         return argc == 2 && strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     FILE* out = argc > 1 ? fopen(argv[1], "w") : stdout;

@@ -7,7 +7,7 @@
 // same way for both engines from the vertex positions: the deepest vertex inside the other box
 // (distance to its boundary), inverted tets, and whether the boxes come apart.
 // usage: tet_peers_bench [--quick | --cubes n] [--threads N]
-//                        [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--out prefix]]
+//                        [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]
 //   n: boxes of (n+1) x n x n cubes; --sweep: every engine at several settings (Tactus 1-4
 //   sub-steps, Bullet sub-steps x iterations x volume conservation), written to
 //   <prefix>_<tets>.csv, and per Tactus row the cheapest Bullet row of equal or better quality
@@ -327,7 +327,7 @@ static void record(run_result* r, const scene* s, positions* p, double dt, bool 
 
 static double initial_gap(const scene* s) { return s->offset[1].x - s->offset[0].x; }
 
-static run_result run_tactus(const scene* s, int sub_steps) {
+static run_result run_tactus(const scene* s, int sub_steps, double tolerance) {
     run_result r = {0};
     tc_world_def wd = tc_world_def_default();
     wd.gravity = tc_v3_zero();
@@ -338,6 +338,7 @@ static run_result run_tactus(const scene* s, int sub_steps) {
     tc_body_id ids[2];
     for (int k = 0; k < 2 && w; ++k) {
         tc_tet_body_def d = box_def(s);
+        d.solver_tolerance = tolerance;
         d.base.pose.p = s->offset[k];
         d.base.linear_velocity = s->velocity[k];
         if (tc_tet_body_create(w, &d, &ids[k], NULL) != TC_RESULT_OK) return r;
@@ -486,7 +487,7 @@ static void bench_size(int n, int steps) {
         return;
     }
     int piterations = 4;
-    run_result t = run_tactus(&s, s.sub_steps), t1 = run_tactus(&s, 1);
+    run_result t = run_tactus(&s, s.sub_steps, 1e-8), t1 = run_tactus(&s, 1, 1e-8);
     run_result b1 = run_bullet(&s, (bullet_setting){1, piterations, 0, 0});
     run_result bs = run_bullet(&s, (bullet_setting){s.sub_steps, piterations, 0, 0});
     print_row(&s, "tactus", s.sub_steps, &t, &t, true);
@@ -507,6 +508,7 @@ static void bench_size(int n, int steps) {
 typedef struct sweep_row {
     bool tactus;
     bullet_setting set; ///< Tactus: sub_steps only
+    double tolerance;   ///< Tactus: the bodies' solver_tolerance (Bullet: 0)
     run_result r;
 } sweep_row;
 
@@ -524,8 +526,8 @@ static const char* engine_name(const sweep_row* row) { return row->tactus ? "tac
 
 static void print_sweep_row(int tets, const sweep_row* row) {
     const run_result* r = &row->r;
-    printf("%-7d %-7s %4d %6d %6d %8.0f %10.2f %10.2f %6d %9.2f %7d %7d %5s\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
-           row->set.viterations, row->set.kvc, ms_contact(r), ms_all(r), r->contact_steps, 1e3 * r->max_depth, r->max_inside, r->max_inverted,
+    printf("%-7d %-7s %4d %6d %6d %8.0f %6.0e %10.2f %10.2f %6d %9.2f %7d %7d %5s\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+           row->set.viterations, row->set.kvc, row->tolerance, ms_contact(r), ms_all(r), r->contact_steps, 1e3 * r->max_depth, r->max_inside, r->max_inverted,
            came_apart(r) ? "yes" : "no");
     fflush(stdout);
 }
@@ -536,11 +538,11 @@ static void write_sweep_csv(const char* path, int tets, const sweep_row* rows, i
         fprintf(stderr, "tet_peers_bench: cannot write %s\n", path);
         return;
     }
-    fprintf(f, "tets,engine,sub_steps,piterations,viterations,kvc,ms_step_contact,ms_step_all,max_pen_mm,inside_max,inverted_max,apart,contact_steps,steps\n");
+    fprintf(f, "tets,engine,sub_steps,piterations,viterations,kvc,tolerance,ms_step_contact,ms_step_all,max_pen_mm,inside_max,inverted_max,apart,contact_steps,steps\n");
     for (int k = 0; k < count; ++k) {
         const sweep_row* row = rows + k;
-        fprintf(f, "%d,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
-                row->set.viterations, row->set.kvc, ms_contact(&row->r), ms_all(&row->r), 1e3 * row->r.max_depth, row->r.max_inside,
+        fprintf(f, "%d,%s,%d,%d,%d,%g,%g,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d\n", tets, engine_name(row), row->set.sub_steps, row->set.piterations,
+                row->set.viterations, row->set.kvc, row->tolerance, ms_contact(&row->r), ms_all(&row->r), 1e3 * row->r.max_depth, row->r.max_inside,
                 row->r.max_inverted, came_apart(&row->r), row->r.contact_steps, row->r.steps);
     }
     fclose(f);
@@ -566,11 +568,11 @@ static void setting_name(const sweep_row* b, char* name, size_t size) {
 // whole-run cost (they can differ: a setting with cheap free-flight steps but dear contact steps).
 static void print_matches(const char* path, int tets, const sweep_row* rows, int count) {
     FILE* f = fopen(path, "w");
-    if (f) fprintf(f, "tets,tactus_sub_steps,tactus_ms_contact,tactus_ms_all,by,bullet_sub_steps,bullet_piterations,bullet_viterations,bullet_kvc,"
+    if (f) fprintf(f, "tets,tactus_sub_steps,tactus_tolerance,tactus_ms_contact,tactus_ms_all,by,bullet_sub_steps,bullet_piterations,bullet_viterations,bullet_kvc,"
                       "bullet_ms_contact,bullet_ms_all,ratio_contact,ratio_all\n");
     printf("cheapest Bullet row of equal or better quality on every metric, by ms/step over contact steps and over all steps\n"
            "(ratio = Bullet ms/step / Tactus ms/step, > 1: Tactus is faster)\n");
-    printf("%-7s %4s %10s %10s   %-8s %-22s %10s %10s %8s %8s\n", "tets", "sub", "ms contact", "ms all", "by", "bullet (sub,it,vit,kVC)", "ms contact",
+    printf("%-7s %4s %6s %10s %10s   %-8s %-22s %10s %10s %8s %8s\n", "tets", "sub", "tol", "ms contact", "ms all", "by", "bullet (sub,it,vit,kVC)", "ms contact",
            "ms all", "ratio c", "ratio all");
     for (int k = 0; k < count; ++k) {
         if (!rows[k].tactus) continue;
@@ -578,10 +580,10 @@ static void print_matches(const char* path, int tets, const sweep_row* rows, int
         for (int by = 0; by < 2; ++by) {
             const char* by_name = by == 0 ? "contact" : "all";
             int m = cheapest_match(rows, count, t, by == 0);
-            printf("%-7d %4d %10.2f %10.2f   %-8s ", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name);
+            printf("%-7d %4d %6.0e %10.2f %10.2f   %-8s ", tets, rows[k].set.sub_steps, rows[k].tolerance, ms_contact(t), ms_all(t), by_name);
             if (m < 0) {
                 printf("%-22s\n", "none");
-                if (f) fprintf(f, "%d,%d,%.4f,%.4f,%s,,,,,,,,\n", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name);
+                if (f) fprintf(f, "%d,%d,%g,%.4f,%.4f,%s,,,,,,,,\n", tets, rows[k].set.sub_steps, rows[k].tolerance, ms_contact(t), ms_all(t), by_name);
                 continue;
             }
             const sweep_row* b = rows + m;
@@ -590,7 +592,7 @@ static void print_matches(const char* path, int tets, const sweep_row* rows, int
             double rc = ms_contact(&b->r) / ms_contact(t), ra = ms_all(&b->r) / ms_all(t);
             printf("%-22s %10.2f %10.2f %8.2f %8.2f\n", name, ms_contact(&b->r), ms_all(&b->r), rc, ra);
             if (f)
-                fprintf(f, "%d,%d,%.4f,%.4f,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%.4f\n", tets, rows[k].set.sub_steps, ms_contact(t), ms_all(t), by_name,
+                fprintf(f, "%d,%d,%g,%.4f,%.4f,%s,%d,%d,%d,%g,%.4f,%.4f,%.4f,%.4f\n", tets, rows[k].set.sub_steps, rows[k].tolerance, ms_contact(t), ms_all(t), by_name,
                         b->set.sub_steps, b->set.piterations, b->set.viterations, b->set.kvc, ms_contact(&b->r), ms_all(&b->r), rc, ra);
         }
     }
@@ -605,7 +607,7 @@ static void print_matches(const char* path, int tets, const sweep_row* rows, int
 // solves nothing and only re-integrates x = q + v h before the position iterations).
 static const double k_sweep_kvc[] = {1e4, 1e5, 1e6};
 
-enum { MAX_SWEEP_ROWS = 64 };
+enum { MAX_SWEEP_ROWS = 80, MAX_TOLERANCES = 4 };
 
 // --bullet "sub:piter:viter:kvc,...": the Bullet rows given on the command line instead.
 static int parse_bullet_rows(const char* text, bullet_setting* out) {
@@ -644,6 +646,20 @@ static int bullet_grid(bullet_setting* out, bool reduced, const char* rows_text)
 }
 
 static int s_tactus_only = 0; ///< --tactus k: the sweep's Tactus rows at k sub-steps only (profiling)
+static double s_tolerances[MAX_TOLERANCES] = {1e-8}; ///< --tolerance a,b,...: the Tactus rows' CG tolerances
+static int s_tolerance_count = 1;
+
+static bool parse_tolerances(const char* text) {
+    s_tolerance_count = 0;
+    for (const char* c = text; c && *c;) {
+        double t;
+        if (s_tolerance_count == MAX_TOLERANCES || sscanf(c, "%lf", &t) != 1 || !(t > 0 && t <= 0.1)) return false;
+        s_tolerances[s_tolerance_count++] = t;
+        c = strchr(c, ',');
+        if (c) c++;
+    }
+    return s_tolerance_count > 0;
+}
 
 static void sweep_size(int n, int steps, bool reduced, const char* rows_text, const char* prefix) {
     scene s;
@@ -660,24 +676,26 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
         free_mesh(&s.mesh);
         return;
     }
-    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "ms/step", "ms/step",
+    printf("%-7s %-7s %4s %6s %6s %8s %6s %10s %10s %6s %9s %7s %7s %5s\n", "tets", "engine", "sub", "piter", "viter", "kVC", "tol", "ms/step", "ms/step",
            "steps", "max pen", "inside", "invert", "apart");
-    printf("%-7s %-7s %4s %6s %6s %8s %10s %10s %6s %9s %7s %7s %5s\n", "", "", "", "", "", "", "contact", "all", "contact", "mm", "max", "max", "");
+    printf("%-7s %-7s %4s %6s %6s %8s %6s %10s %10s %6s %9s %7s %7s %5s\n", "", "", "", "", "", "", "", "contact", "all", "contact", "mm", "max", "max", "");
     for (int sub = 1; sub <= 4; ++sub) {
         if (s_tactus_only > 0 && sub != s_tactus_only) continue;
-        rows[count] = (sweep_row){true, {sub, 0, 0, 0}, run_tactus(&s, sub)};
-        print_sweep_row(tets, &rows[count++]);
+        for (int k = 0; k < s_tolerance_count; ++k) {
+            rows[count] = (sweep_row){true, {sub, 0, 0, 0}, s_tolerances[k], run_tactus(&s, sub, s_tolerances[k])};
+            print_sweep_row(tets, &rows[count++]);
+        }
     }
     for (int k = 0; k < grid_count && count < MAX_SWEEP_ROWS; ++k) {
-        rows[count] = (sweep_row){false, grid[k], run_bullet(&s, grid[k])};
+        rows[count] = (sweep_row){false, grid[k], 0, run_bullet(&s, grid[k])};
         print_sweep_row(tets, &rows[count++]);
     }
     for (int k = 0; k < count; ++k) {
         const run_result* r = &rows[k].r;
         if (rows[k].tactus)
-            printf("(tactus at %d sub-steps: %d contact steps of %d, CG iterations per sub-step %.1f with contact, %.1f without (each step's last); "
+            printf("(tactus at %d sub-steps, tolerance %g: %d contact steps of %d, CG iterations per sub-step %.1f with contact, %.1f without (each step's last); "
                    "state hash %016llx after the run)\n",
-                   rows[k].set.sub_steps, r->contact_steps, r->steps, r->contact_steps ? r->cg_contact / r->contact_steps : 0,
+                   rows[k].set.sub_steps, rows[k].tolerance, r->contact_steps, r->steps, r->contact_steps ? r->cg_contact / r->contact_steps : 0,
                    r->steps > r->contact_steps ? r->cg_free / (r->steps - r->contact_steps) : 0, (unsigned long long)r->state_hash);
         if (rows[k].tactus) print_wall(r, rows[k].set.sub_steps);
     }
@@ -692,8 +710,10 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--threads N]\n"
-                    "                       [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--out prefix]]\n");
+    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--threads N]
+"
+                    "                       [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]
+");
 }
 
 int main(int argc, char** argv) {
@@ -710,6 +730,9 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[k], "--bullet") == 0 && k + 1 < argc) rows_text = argv[++k];
         else if (strcmp(argv[k], "--tactus") == 0 && k + 1 < argc) s_tactus_only = atoi(argv[++k]);
         else if (strcmp(argv[k], "--threads") == 0 && k + 1 < argc) s_threads = atoi(argv[++k]), s_report_wall = true;
+        else if (strcmp(argv[k], "--tolerance") == 0 && k + 1 < argc) {
+            if (!parse_tolerances(argv[++k])) return usage(), 2;
+        }
         else return usage(), 2;
     }
     if (cubes < 0 || cubes > 40 || s_threads < 1 || s_threads > 256) return usage(), 2;

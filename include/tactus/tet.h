@@ -37,6 +37,7 @@ typedef struct tc_tet_body_def {
     tc_real youngs_modulus;      ///< Pa, default 1e5
     tc_real poisson_ratio;       ///< [0, 0.5), default 0.3
     tc_real damping;             ///< s, stiffness-proportional (Rayleigh beta), default 0.01
+    tc_real solver_tolerance;    ///< CG stops at |r| <= tolerance |rhs| each sub-step, in (0, 0.1], default 1e-8
     tc_aabb fixed_box;           ///< body frame; vertices inside never move (empty = none)
     tc_tet_depth_method depth_method;
     bool self_collision;         ///< vertices also collide with the body's own tets (default false)

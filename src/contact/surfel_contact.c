@@ -881,6 +881,10 @@ void tc_surfel_contact_collide(tc_world* w, tc_real h) {
         tc_points_body* b = s->bodies.data[i];
         b->contact_points.count = b->contact_normals.count = 0;
         memset(b->surfel_colliding, 0, (size_t)b->ns);
+        // The neighbour lists of an earlier call on the same surfaces are still valid, but a
+        // simulation rebuilds the surfaces before every call: each call starts without them
+        // (so that the bench, which repeats calls, measures what a sub-step pays).
+        tc_surfel_surface_drop_tiles(&b->surface);
     }
     tc_surfel_contact c = {0};
     for (int i = 0; i < s->bodies.count; ++i)

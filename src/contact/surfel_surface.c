@@ -2,13 +2,6 @@
 #include "contact/surfel_surface.h"
 #include "math/eigen.h"
 
-// floor without the libm call (the baseline x86-64 target has no rounding instruction).
-static inline tc_real floor_fast(tc_real v) {
-    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
-    tc_real t = (tc_real)(int64_t)v;
-    return t > v ? t - 1 : t;
-}
-
 // Cell coordinate of a real offset, clamped to [0, n - 1]; NaN maps to 0 (no UB cast).
 static int cell_of_real(tc_real v, int n) {
     if (!(v >= 0)) return 0;
@@ -89,10 +82,14 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
         // A multiply instead of the division the points were binned with: widened by 1e-7 cell
         // (far beyond their rounding difference) so that no cell holding a point within r is
         // missed; every caller tests the distances of the points it finds.
-        tc_real a = floor_fast((xk - r - o) * g->inv_cell - 1e-7), b = floor_fast((xk + r - o) * g->inv_cell + 1e-7);
-        if (!(b >= 0) || !(a <= g->dims[k] - 1)) return false; // also rejects NaN
-        lo[k] = a > 0 ? (int)a : 0; // (fmax/fmin are libm calls on the baseline target)
-        hi[k] = b < g->dims[k] - 1 ? (int)b : g->dims[k] - 1;
+        tc_real a = (xk - r - o) * g->inv_cell - 1e-7, b = (xk + r - o) * g->inv_cell + 1e-7;
+        // The cells floor(a) .. floor(b) clamped to the grid, without a floor: floor(b) >= 0 iff
+        // b >= 0 and floor(a) <= n - 1 iff a < n; past those tests a cast truncates toward zero,
+        // which is the floor for the values >= 0 it is applied to. (Also rejects NaN.)
+        int n = g->dims[k];
+        if (!(b >= 0) || !(a < n)) return false;
+        lo[k] = a > 0 ? (int)a : 0;
+        hi[k] = b < n - 1 ? (int)b : n - 1;
     }
     return true;
 }
@@ -158,17 +155,30 @@ bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 
     return false;
 }
 
-void tc_surfel_surface_free(tc_surfel_surface* S) {
+static void tiles_clear(struct tc_surfel_tiles* c);
+static void tiles_free(struct tc_surfel_tiles* c);
+
+// The grid and the sorted copies (not the tile cache, which a rebuild empties and keeps).
+static void free_snapshot(tc_surfel_surface* S) {
     tc_point_grid_free(&S->grid);
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
     if (S->rec) tc_free(S->rec, 6 * (size_t)S->sorted_count * sizeof(tc_real));
+    if (S->soa) tc_free(S->soa, 6 * ((size_t)S->sorted_count + 4) * sizeof(tc_real));
     S->cs = NULL;
     S->rec = NULL;
+    S->soa = NULL;
     S->sorted_count = 0;
 }
 
+void tc_surfel_surface_free(tc_surfel_surface* S) {
+    free_snapshot(S);
+    tiles_free(S->tiles);
+    S->tiles = NULL;
+}
+
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h) {
-    tc_surfel_surface_free(S);
+    free_snapshot(S);
+    tiles_clear(S->tiles);
     S->s = s;
     S->n = n;
     S->count = count;
@@ -181,12 +191,15 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     S->sorted_count = count > 0 ? count : 1;
     S->cs = tc_alloc((size_t)S->sorted_count * sizeof(tc_vec3));
     S->rec = tc_alloc(6 * (size_t)S->sorted_count * sizeof(tc_real));
-    if (!S->cs || !S->rec) return false;
+    size_t stride = (size_t)S->sorted_count + 4; // (the tiles read whole groups of 4 past a row's end)
+    S->soa = tc_calloc(6 * stride, sizeof(tc_real));
+    if (!S->cs || !S->rec || !S->soa) return false;
     for (int t = 0; t < count; ++t) {
         tc_vec3 st = s[S->grid.items[t]], nt = n[S->grid.items[t]];
         S->cs[t] = st;
         tc_real* c = S->rec + 6 * (size_t)t;
         c[0] = st.x, c[1] = st.y, c[2] = st.z, c[3] = nt.x, c[4] = nt.y, c[5] = nt.z;
+        for (int k = 0; k < 6; ++k) S->soa[k * stride + (size_t)t] = c[k];
     }
     return true;
 }
@@ -366,6 +379,290 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     gather_pad(g);
 }
 
+// floor without the libm call (the baseline x86-64 target has no rounding instruction).
+static inline tc_real floor_fast(tc_real v) {
+    if (!(fabs(v) < 1e15)) return floor(v); // also NaN
+    tc_real t = (tc_real)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
+// ---- shared neighbour lists (tiles) -------------------------------------------------------
+// The fits of a contact are made at points close to one another (a body's candidates in grid
+// order, the seeds on the contact surface), and each gather walks the same ~25 rows of cells
+// and tests the same ~100 surfels as its neighbours' did. A tile is the list of the surfels
+// within 3h of one grid cell (the cell's box), in the same grid order as the gather's walk,
+// made once; a fit at a point x of that cell filters it by |s - x| <= 3h. Every surfel within 3h
+// of x is in the list (the box holds x, with a margin for rounding), and the filter keeps the
+// list's order, which is the walk's: the same neighbours in the same order, the same bits.
+// The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
+// blocks) until it is rebuilt or they are dropped, or until TILE_MAX of them are made (then
+// all are dropped). The blocks stay allocated (reused after a drop): ~7 KB per list, so a
+// surface queried all over holds ~3 MB (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+enum { TILE_HASH = 2048, TILE_MAX = 384, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
+
+/// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
+/// least LANES) padded far away from every query point.
+typedef struct tile_view { const tc_real* d; int count, stride; } tile_view;
+
+struct tc_surfel_tiles {
+    int cell[TILE_HASH];      ///< grid cell of each hash entry, -1 empty
+    tc_real* at[TILE_HASH];   ///< its list (6 * (count + LANES) reals in a block)
+    int count[TILE_HASH];     ///< its list's length
+    int stride[TILE_HASH];    ///< entries per array of its list (count + LANES at least)
+    int tiles;                ///< entries used
+    tc_real* block[TILE_BLOCKS]; ///< the lists' storage (kept when the tiles are dropped)
+    size_t block_cap[TILE_BLOCKS];
+    int blocks, cur;          ///< blocks allocated, the one being filled
+    size_t used;              ///< reals used in block cur
+};
+
+static void tiles_clear(struct tc_surfel_tiles* c) {
+    if (!c) return;
+    for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
+    c->tiles = 0;
+    c->cur = 0;
+    c->used = 0;
+}
+
+static void tiles_free(struct tc_surfel_tiles* c) {
+    if (!c) return;
+    for (int b = 0; b < c->blocks; ++b) tc_free(c->block[b], c->block_cap[b] * sizeof(tc_real));
+    tc_free(c, sizeof *c);
+}
+
+void tc_surfel_surface_drop_tiles(tc_surfel_surface* S) { tiles_clear(S->tiles); }
+
+// Room for n reals in a block (blocks are added, never moved: no list is copied); NULL when
+// out of memory.
+static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
+    while (tc->cur < tc->blocks && tc->used + n > tc->block_cap[tc->cur]) tc->cur++, tc->used = 0;
+    if (tc->cur == tc->blocks) {
+        if (tc->blocks == TILE_BLOCKS) return NULL;
+        size_t cap = n > TILE_BLOCK_REALS ? n : TILE_BLOCK_REALS;
+        tc->block[tc->blocks] = tc_alloc(cap * sizeof(tc_real));
+        if (!tc->block[tc->blocks]) return NULL;
+        tc->block_cap[tc->blocks++] = cap;
+    }
+    tc_real* d = tc->block[tc->cur] + tc->used;
+    tc->used += n;
+    return d;
+}
+
+// Distance from v to the interval [a, b] (0 inside).
+static tc_real span_dist(tc_real v, tc_real a, tc_real b) { return v < a ? a - v : (v > b ? v - b : 0); }
+
+// The surfels of the sorted position runs [run[i][0], run[i][1]) within sqrt(r2) of the box
+// [blo, bhi], into the 6 arrays out (stride `stride`, room reserved); returns their count.
+static int tile_rows_scalar(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3], const tc_real bhi[3],
+                            tc_real r2, tc_real* out, int stride) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
+    int n = 0;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; ++q) { // branch-free, as the gather
+        tc_real x = src[q], y = src[ss + q], z = src[2 * ss + q];
+        tc_real dx = span_dist(x, blo[0], bhi[0]), dy = span_dist(y, blo[1], bhi[1]), dz = span_dist(z, blo[2], bhi[2]);
+        X[n] = x, Y[n] = y, Z[n] = z, NX[n] = src[3 * ss + q], NY[n] = src[4 * ss + q], NZ[n] = src[5 * ss + q];
+        n += dx * dx + dy * dy + dz * dz <= r2;
+    }
+    return n;
+}
+
+// The gather from a tile: its surfels within 3h of x, in its order, from entry q on (portable code).
+static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, int q, int n) {
+    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
+    for (; q < t.count && n < GATHER_MAX; ++q) {
+        tc_real ex = X[q] - x.x, ey = Y[q] - x.y, ez = Z[q] - x.z;
+        g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez, g->nx[n] = NX[q], g->ny[n] = NY[q], g->nz[n] = NZ[q];
+        n += ex * ex + ey * ey + ez * ez <= cut2;
+    }
+    return n;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
+#define TILE_AVX2 1
+#include <immintrin.h>
+// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept doubles, in
+// order, to the front of a register (vpermps on the doubles' halves).
+static const int32_t compact_perm[16][8] = {
+    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
+    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
+    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
+    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+
+__attribute__((target("avx2"), always_inline)) static inline void compact_store(tc_real* out, __m256d v, __m256i perm) {
+    _mm256_storeu_pd(out, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm)));
+}
+
+// tile_rows_scalar 4 surfels at a time (the same test; the lanes past `end` masked off; 4
+// entries written per step, of which the kept ones count).
+__attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
+                                                          const tc_real bhi[3], tc_real r2, tc_real* out, int stride) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
+    __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
+    __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
+    int n = 0;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
+        __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
+        __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
+        __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
+        __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lz, z), _mm256_sub_pd(z, hz)), zero);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+        if (end - q < LANES) m &= (1u << (end - q)) - 1;
+        __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+        compact_store(X + n, x, perm), compact_store(Y + n, y, perm), compact_store(Z + n, z, perm);
+        compact_store(NX + n, _mm256_loadu_pd(src + 3 * ss + q), perm), compact_store(NY + n, _mm256_loadu_pd(src + 4 * ss + q), perm);
+        compact_store(NZ + n, _mm256_loadu_pd(src + 5 * ss + q), perm);
+        n += __builtin_popcount(m);
+    }
+    return n;
+}
+
+// tile_filter_scalar 4 surfels at a time: the same differences and squared distances (no FMA),
+// the kept ones stored in order by a permutation (4 entries written, the next count kept).
+__attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3 x, tc_real cut2, gather* g) {
+    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
+    __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
+    int n = 0, q = 0;
+    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) {
+        __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + q), py);
+        __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + q), pz);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+        int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+        __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+        compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
+        compact_store(g->nx + n, _mm256_loadu_pd(NX + q), perm), compact_store(g->ny + n, _mm256_loadu_pd(NY + q), perm);
+        compact_store(g->nz + n, _mm256_loadu_pd(NZ + q), perm);
+        n += __builtin_popcount((unsigned)m);
+    }
+    // Near GATHER_MAX: one by one. The upper halves of the vector registers are cleared first:
+    // gcc compiled this call as a jump without its vzeroupper, and legacy SSE code run with them
+    // dirty pays a transition on every instruction (the whole hook ran ~8% slower).
+    _mm256_zeroupper();
+    return tile_filter_scalar(t, x, cut2, g, q, n);
+}
+
+static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#endif
+
+// Lists the surfels within 3h of cell c (= cx, cy, cz) in grid order as hash entry e's list,
+// written in place in a block (arrays with room for every scanned surfel; only the kept ones'
+// entries are touched); false when out of memory or the cells are far smaller than 3h.
+static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int cell) {
+    const tc_point_grid* grid = &S->grid;
+    // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
+    // cell by rounding, and |s - x| <= 3h is tested in floating point.
+    tc_real slack = 1e-6 * grid->cell, r = 3 * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
+    tc_real blo[3], bhi[3];
+    int lo[3], hi[3];
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(grid->origin, k);
+        blo[k] = o + c[k] * cs - slack;
+        bhi[k] = o + (c[k] + 1) * cs + slack;
+        tc_real a = floor_fast((blo[k] - r - o) * grid->inv_cell - 1e-7), b = floor_fast((bhi[k] + r - o) * grid->inv_cell + 1e-7);
+        lo[k] = a > 0 ? (int)a : 0;
+        hi[k] = b < grid->dims[k] - 1 ? (int)b : grid->dims[k] - 1;
+    }
+    // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
+    // rounding) come within r of the box, and along each row the cells within reach: gap2[d]
+    // is the squared gap between the box and a cell d cells away, (d - 1) cells less 2 slack.
+    enum { MAX_REACH = 8, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
+    int run[MAX_ROWS][2], rows = 0, most = 0;
+    tc_real gap2[MAX_REACH + 1];
+    for (int k = 0; k < 3; ++k)
+        if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return false; // (cells far smaller than 3h: the plain gather)
+    for (int d = 0; d <= MAX_REACH; ++d) {
+        tc_real gap = (d - 1) * cs - 2 * slack;
+        gap2[d] = gap > 0 ? gap * gap : 0;
+    }
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        tc_real rest_z = r2 - gap2[cz < c[2] ? c[2] - cz : cz - c[2]];
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            tc_real rest = rest_z - gap2[cy < c[1] ? c[1] - cy : cy - c[1]];
+            if (rest < 0) continue;
+            int k = MAX_REACH;
+            while (k > 1 && gap2[k] > rest) --k;
+            int x0 = c[0] - k > lo[0] ? c[0] - k : lo[0], x1 = c[0] + k < hi[0] ? c[0] + k : hi[0];
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            int q = grid->start[row + x0], end = grid->start[row + x1 + 1];
+            if (q >= end) continue;
+            run[rows][0] = q, run[rows][1] = end, rows++;
+            most += end - q;
+        }
+    }
+    int stride = most + LANES, n;
+    tc_real* d = tile_space(tc, 6 * (size_t)stride);
+    if (!d) return false;
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
+    else
+#endif
+        n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
+    for (int k = 0; k < 6; ++k)
+        for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (3h)^2
+    tc->cell[e] = cell;
+    tc->at[e] = d;
+    tc->count[e] = n;
+    tc->stride[e] = stride;
+    tc->tiles++;
+    return true;
+}
+
+// The tile of x's cell (made if not kept); false where x is outside the grid or memory ran out.
+static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
+    const tc_point_grid* grid = &S->grid;
+    if (!grid->start || !S->soa) return false;
+    int c[3];
+    for (int k = 0; k < 3; ++k) {
+        tc_real v = floor_fast((tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell);
+        if (!(v >= 0 && v < grid->dims[k])) return false;
+        c[k] = (int)v;
+    }
+    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0];
+    tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
+    if (!mut->tiles) {
+        mut->tiles = tc_alloc(sizeof *mut->tiles);
+        if (!mut->tiles) return false;
+        memset(mut->tiles, 0, sizeof *mut->tiles);
+        tiles_clear(mut->tiles);
+    }
+    struct tc_surfel_tiles* tc = mut->tiles;
+    int e = (int)(((uint32_t)cell * 2654435761u) >> 21) & (TILE_HASH - 1);
+    while (tc->cell[e] >= 0 && tc->cell[e] != cell) e = (e + 1) & (TILE_HASH - 1);
+    if (tc->cell[e] != cell) {
+        if (tc->tiles >= TILE_MAX) { // full: start over (a surface queried all over without a rebuild)
+            tiles_clear(tc);
+            return tile_of(S, x, view);
+        }
+        if (!tile_fill(S, tc, c, e, cell)) return false;
+    }
+    view->d = tc->at[e];
+    view->count = tc->count[e];
+    view->stride = tc->stride[e];
+    return true;
+}
+
+// The surfels within 3h of x into g (as gather_from_grid), from x's tile where there is one.
+static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    tile_view t;
+    if (!tile_of(S, x, &t)) {
+        gather_from_grid(S, x, g);
+        return;
+    }
+    tc_real r = 3 * S->h, cut2 = r * r;
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) g->count = tile_filter_avx2(t, x, cut2, g);
+    else
+#endif
+        g->count = tile_filter_scalar(t, x, cut2, g, 0, 0);
+    gather_pad(g);
+}
+
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
     int lo[3], hi[3];
     const tc_point_grid* grid = &S->grid;
@@ -385,8 +682,10 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
 // Solves the symmetric positive definite 6x6 system M c = r by Cholesky; false if singular.
 // The reciprocals of the diagonal are taken once: multiplies instead of 27 divisions on the
 // dependent chain of the factorisation and the two substitutions.
+// (L is not zeroed: only its lower triangle is read, each entry after it is written; zeroing
+// the 36 entries compiled to a `rep stos`, slow to start, in every fit.)
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
-    tc_real L[6][6] = {{0}}, inv[6];
+    tc_real L[6][6], inv[6];
     for (int i = 0; i < 6; ++i)
         for (int j = 0; j <= i; ++j) {
             tc_real sum = M[i][j];
@@ -445,31 +744,35 @@ TC_VECTOR_CLONES static void local_coordinates(gather* g, tc_vec3 ca, tc_vec3 t1
 // height sum z u^i v^j (i + j <= 2): mom = {m00 m10 m01 m20 m11 m02 m30 m21 m12 m03 m40 m31
 // m22 m13 m04}, rz = {r0 .. r5}. Three loops of few accumulators each (they stay in registers).
 TC_VECTOR_CLONES static void height_moments(const gather* g, tc_real mom[15], tc_real rz[6]) {
-    lanes a[9], b[9], c[3];
-    for (int i = 0; i < 9; ++i) a[i] = b[i] = lv_splat(0);
-    for (int i = 0; i < 3; ++i) c[i] = lv_splat(0);
+    // Named accumulators, not arrays: arrays of vectors were zeroed in memory by two `rep stos`
+    // (slow to start) in every fit. The same operations in the same order.
+    lanes z0 = lv_splat(0);
+    lanes a0 = z0, a1 = z0, a2 = z0, a3 = z0, a4 = z0, a5 = z0, a6 = z0, a7 = z0, a8 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q);
         lanes wu = lv_mul(w, u), wv = lv_mul(w, v);
-        a[0] = lv_add(a[0], w), a[1] = lv_add(a[1], wu), a[2] = lv_add(a[2], wv);
-        a[3] = lv_madd(a[3], wu, u), a[4] = lv_madd(a[4], wu, v), a[5] = lv_madd(a[5], wv, v);
-        a[6] = lv_add(a[6], z), a[7] = lv_madd(a[7], z, u), a[8] = lv_madd(a[8], z, v);
+        a0 = lv_add(a0, w), a1 = lv_add(a1, wu), a2 = lv_add(a2, wv);
+        a3 = lv_madd(a3, wu, u), a4 = lv_madd(a4, wu, v), a5 = lv_madd(a5, wv, v);
+        a6 = lv_add(a6, z), a7 = lv_madd(a7, z, u), a8 = lv_madd(a8, z, v);
     }
+    mom[0] = lv_total(a0), mom[1] = lv_total(a1), mom[2] = lv_total(a2), mom[3] = lv_total(a3), mom[4] = lv_total(a4);
+    mom[5] = lv_total(a5), rz[0] = lv_total(a6), rz[1] = lv_total(a7), rz[2] = lv_total(a8);
+    lanes b0 = z0, b1 = z0, b2 = z0, b3 = z0, b4 = z0, b5 = z0, b6 = z0, b7 = z0, b8 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q);
         lanes wuu = lv_mul(lv_mul(w, u), u), wuv = lv_mul(lv_mul(w, u), v), wvv = lv_mul(lv_mul(w, v), v);
-        b[0] = lv_madd(b[0], wuu, u), b[1] = lv_madd(b[1], wuu, v), b[2] = lv_madd(b[2], wuv, v), b[3] = lv_madd(b[3], wvv, v);
-        b[4] = lv_madd(b[4], lv_mul(wuu, u), u), b[5] = lv_madd(b[5], lv_mul(wuu, u), v), b[6] = lv_madd(b[6], lv_mul(wuu, v), v);
-        b[7] = lv_madd(b[7], lv_mul(wuv, v), v), b[8] = lv_madd(b[8], lv_mul(wvv, v), v);
+        b0 = lv_madd(b0, wuu, u), b1 = lv_madd(b1, wuu, v), b2 = lv_madd(b2, wuv, v), b3 = lv_madd(b3, wvv, v);
+        b4 = lv_madd(b4, lv_mul(wuu, u), u), b5 = lv_madd(b5, lv_mul(wuu, u), v), b6 = lv_madd(b6, lv_mul(wuu, v), v);
+        b7 = lv_madd(b7, lv_mul(wuv, v), v), b8 = lv_madd(b8, lv_mul(wvv, v), v);
     }
+    mom[6] = lv_total(b0), mom[7] = lv_total(b1), mom[8] = lv_total(b2), mom[9] = lv_total(b3), mom[10] = lv_total(b4);
+    mom[11] = lv_total(b5), mom[12] = lv_total(b6), mom[13] = lv_total(b7), mom[14] = lv_total(b8);
+    lanes c0 = z0, c1 = z0, c2 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q), zu = lv_mul(z, u);
-        c[0] = lv_madd(c[0], zu, u), c[1] = lv_madd(c[1], zu, v), c[2] = lv_madd(c[2], lv_mul(z, v), v);
+        c0 = lv_madd(c0, zu, u), c1 = lv_madd(c1, zu, v), c2 = lv_madd(c2, lv_mul(z, v), v);
     }
-    for (int i = 0; i < 6; ++i) mom[i] = lv_total(a[i]);
-    for (int i = 0; i < 3; ++i) rz[i] = lv_total(a[6 + i]);
-    for (int i = 0; i < 9; ++i) mom[6 + i] = lv_total(b[i]);
-    for (int i = 0; i < 3; ++i) rz[3 + i] = lv_total(c[i]);
+    rz[3] = lv_total(c0), rz[4] = lv_total(c1), rz[5] = lv_total(c2);
 }
 
 // Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
@@ -524,6 +827,12 @@ tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
 
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
     gather g;
+    gather_near(S, x, &g);
+    return fit_gather(S, &g, x, fit);
+}
+
+bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
+    gather g;
     gather_from_grid(S, x, &g);
     return fit_gather(S, &g, x, fit);
 }
@@ -538,7 +847,7 @@ tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* n
 // Weighted centroid and normal sums around x; returns the weight sum.
 static tc_real weighted_sums(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* a, tc_vec3* nsum) {
     gather g;
-    gather_from_grid(S, x, &g);
+    gather_near(S, x, &g);
     gather_weights(S, &g);
     tc_real sums[7];
     centroid_sums(&g, sums);
@@ -593,7 +902,7 @@ TC_VECTOR_CLONES static void weighted_covariance(const gather* g, tc_vec3 ca, tc
 
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
     gather g;
-    gather_from_grid(S, x, &g);
+    gather_near(S, x, &g);
     gather_weights(S, &g);
     tc_real sums[7];
     centroid_sums(&g, sums);

@@ -37,7 +37,12 @@ typedef struct tc_surfel_surface {
     tc_point_grid grid;
     tc_vec3* cs;       ///< s copied in grid order (owned)
     tc_real* rec;      ///< s and n copied in grid order, 6 reals per surfel: x y z nx ny nz (owned)
+    tc_real* soa;      ///< the same as 6 arrays (x y z nx ny nz) of sorted_count + 4 entries (zero padded; owned)
     int sorted_count;  ///< allocated entries of cs and records of rec
+    /// Neighbour lists shared by the fits made in one grid cell (owned, filled lazily by the
+    /// fits and emptied by a rebuild; see surfel_surface.c). It makes the queries of a const
+    /// surface write to this cache: one surface must not be queried from two threads at once.
+    struct tc_surfel_tiles* tiles;
 } tc_surfel_surface;
 
 /// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
@@ -59,6 +64,9 @@ typedef struct tc_surfel_fit {
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x);
 /// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
+/// The same fit from a walk of the grid around x alone, without the shared neighbour lists
+/// (tiles): the reference the tiled fit must equal bit for bit (tests).
+bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The model's signed height at y (m); at the fit point it is the MLS f there.
 tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
 
@@ -66,6 +74,9 @@ tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
 /// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
+/// Empties the cache of shared neighbour lists (keeps its memory); the next fits remake them.
+/// Only needed to measure a call from the state a rebuild leaves (results do not depend on it).
+void tc_surfel_surface_drop_tiles(tc_surfel_surface* S);
 /// f(x) (m, negative inside) and n(x); returns 1e300 (normal untouched) when no surfel is within 3h.
 tc_real tc_surfel_surface_eval(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* normal);
 /// The weighted normal n(x) alone (no fit); false when no surfel is within 3h.

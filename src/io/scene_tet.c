@@ -32,7 +32,7 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
     (void)error;
     static const char* const fields[] = {"type", "name", "position", "orientation", "velocity", "angular_velocity", "friction",
                                          "restitution", "shape", "half_extents", "radius", "resolution", "mesh", "density",
-                                         "youngs_modulus", "poisson_ratio", "damping", "fixed_box", "depth_method", "self_collision", NULL};
+                                         "youngs_modulus", "poisson_ratio", "damping", "solver_tolerance", "fixed_box", "depth_method", "self_collision", NULL};
     static const char* const shapes[] = {"box", "sphere", "mesh", NULL};
     static const char* const methods[] = {"consistent", "closest", NULL};
     const tc_json* j = &ctx->json;
@@ -52,6 +52,7 @@ tc_result tc_scene_parse_tet(tc_scene_ctx* ctx, const cJSON* body, const char* p
     if (!r) r = tc_json_real(j, body, path, "youngs_modulus", false, TC_JSON_POSITIVE, &d.youngs_modulus);
     if (!r) r = tc_json_real(j, body, path, "poisson_ratio", false, TC_JSON_NON_NEGATIVE, &d.poisson_ratio);
     if (!r) r = tc_json_real(j, body, path, "damping", false, TC_JSON_NON_NEGATIVE, &d.damping);
+    if (!r) r = tc_json_real(j, body, path, "solver_tolerance", false, TC_JSON_POSITIVE, &d.solver_tolerance);
     if (!r) r = tc_scene_parse_box_field(ctx, body, path, "fixed_box", &d.fixed_box);
     if (!r) r = tc_json_enum(j, body, path, "depth_method", false, methods, &method);
     d.depth_method = (tc_tet_depth_method)method;

@@ -155,6 +155,35 @@ static void test_two_quasi_bodies_exchange_momentum(void** state) {
     tc_world_destroy(w);
 }
 
+// Steps the room world: the body never leaves the box |x|, |y| < 0.5, 0 < z < 1, meets at least
+// three walls (contact-normal changes) and never gains more than 5% energy.
+static void check_room(tc_world* w, tc_body_id body, int steps, const char* label) {
+    tc_error err;
+    tc_world_stats st;
+    tc_real e0 = 0, emax = 0;
+    int contact_steps = 0;
+    tc_vec3 last_normal = tc_v3_zero();
+    int distinct = 0;
+    for (int i = 0; i < steps; ++i) {
+        assert_int_equal(tc_world_step(w, &err), TC_RESULT_OK);
+        st = tc_world_get_stats(w);
+        if (i == 0) e0 = st.kinetic_energy + st.potential_energy;
+        emax = fmax(emax, st.kinetic_energy + st.potential_energy);
+        tc_vec3 p = tc_body_get_pose(w, body).p;
+        assert_true(fabs(p.x) < 0.5 && fabs(p.y) < 0.5 && p.z > 0 && p.z < 1); // never escapes
+        int n = 0;
+        const tc_contact* c = tc_world_get_contacts(w, &n);
+        if (n > 0) {
+            contact_steps++;
+            if (tc_v3_dot(c[0].normal, last_normal) < 0.5) distinct++;
+            last_normal = c[0].normal;
+        }
+    }
+    printf("%s: %d steps in contact, %d contact-normal changes, energy %.3f J -> max %.3f J\n", label, contact_steps, distinct, e0, emax);
+    assert_true(distinct >= 3);
+    assert_true(emax <= e0 * 1.05);
+}
+
 // qr_room: a closed room of non-planar walls (six planes with embedded spherical bumps, one static
 // body); an elastic ellipsoid thrown inside bounces off several walls, never escapes, and the
 // elastic layer does not add energy.
@@ -197,30 +226,17 @@ static void test_room_bounces_stay_inside(void** state) {
     d.base.linear_velocity = tc_v3(2.0, 1.3, 1.0);
     d.base.angular_velocity = tc_v3(3, -2, 1);
     assert_int_equal(tc_quasi_body_create(w, &d, &body, &err), TC_RESULT_OK);
-    tc_world_stats st;
-    tc_real e0 = 0, emax = 0;
-    int contact_steps = 0;
-    tc_vec3 last_normal = tc_v3_zero();
-    int distinct = 0;
-    for (int i = 0; i < 150; ++i) {
-        assert_int_equal(tc_world_step(w, &err), TC_RESULT_OK);
-        st = tc_world_get_stats(w);
-        if (i == 0) e0 = st.kinetic_energy + st.potential_energy;
-        emax = fmax(emax, st.kinetic_energy + st.potential_energy);
-        tc_vec3 p = tc_body_get_pose(w, body).p;
-        assert_true(fabs(p.x) < 0.5 && fabs(p.y) < 0.5 && p.z > 0 && p.z < 1); // never escapes
-        int n = 0;
-        const tc_contact* c = tc_world_get_contacts(w, &n);
-        if (n > 0) {
-            contact_steps++;
-            if (tc_v3_dot(c[0].normal, last_normal) < 0.5) distinct++;
-            last_normal = c[0].normal;
-        }
-    }
-    printf("room: %d steps in contact, %d contact-normal changes, energy %.3f J -> max %.3f J\n", contact_steps, distinct, e0, emax);
-    assert_true(distinct >= 3);
-    assert_true(emax <= e0 * 1.05);
+    check_room(w, body, 150, "room (API, 8 sub-steps)");
     tc_world_destroy(w);
+}
+
+// The shipped scenes/qr_room.json (the same room and throw at the scene's 4 sub-steps, its 3 s).
+static void test_shipped_room(void** state) {
+    (void)state;
+    tc_scene* s = tc_test_load_scene("qr_room");
+    tc_world* w = tc_scene_world(s);
+    check_room(w, tc_world_find_body(w, "egg"), 180, "room (scenes/qr_room.json)");
+    tc_scene_destroy(s);
 }
 
 static void test_bad_defs_are_reported(void** state) {
@@ -274,6 +290,7 @@ int main(void) {
         cmocka_unit_test_setup(test_spinning_ball_curves_to_friction_side, tc_test_setup_log),
         cmocka_unit_test_setup(test_two_quasi_bodies_exchange_momentum, tc_test_setup_log),
         cmocka_unit_test_setup(test_room_bounces_stay_inside, tc_test_setup_log),
+        cmocka_unit_test_setup(test_shipped_room, tc_test_setup_log),
         cmocka_unit_test_setup(test_bad_defs_are_reported, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

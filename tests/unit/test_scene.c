@@ -110,6 +110,8 @@ static void test_bad_inputs_2(void** state) {
                  "world.position_correction: unknown value \"magic\" (expected one of: soft_step, baumgarte, split_impulse)",
                  TC_RESULT_OUT_OF_RANGE);
     expect_error("{\"world\":{\"sub_steps\":2.5}}", "world.sub_steps: expected an integer, got 2.5", TC_RESULT_WRONG_TYPE);
+    expect_error("{\"bodies\":[{\"type\":\"tet\",\"solver_tolerance\":0.5}]}",
+                 "bodies[0].solver_tolerance: must be in (0, 0.1] (got 0.5)", TC_RESULT_OUT_OF_RANGE);
     expect_error("{\"world\":{\"threads\":0}}", "world.threads: must be in [1, 256] (got 0)", TC_RESULT_OUT_OF_RANGE);
     expect_error("{\"bodies\":[" BOX("a", 1) "],\"events\":[{\"time\":1,\"action\":\"remove\",\"body\":\"b\"}]}",
                  "events[0].body: no body named \"b\"", TC_RESULT_INVALID_ARGUMENT);

@@ -71,6 +71,57 @@ static void test_mls_sphere_projection_inside_and_normals(void** state) {
     tc_free(n, N * sizeof(tc_vec3));
 }
 
+// The fits from the shared neighbour lists (tiles, one per grid cell) equal bit for bit those
+// of a walk of the grid around each point: the same neighbours in the same order. Points
+// everywhere in and around a sphere (inside, outside, beyond the grid, on cell boundaries),
+// more distinct cells than the cache keeps (it starts over), queried in two orders, and again
+// after the surfels moved and the surface was rebuilt (stale lists would differ).
+static void expect_same_fit(const tc_surfel_surface* S, tc_vec3 x) {
+    tc_surfel_fit tiled, direct;
+    memset(&tiled, 0, sizeof tiled);
+    memset(&direct, 0, sizeof direct);
+    bool ok_t = tc_surfel_surface_fit(S, x, &tiled), ok_d = tc_surfel_surface_fit_direct(S, x, &direct);
+    assert_int_equal(ok_t, ok_d);
+    assert_memory_equal(&tiled, &direct, sizeof tiled);
+}
+
+static void test_mls_tiled_fits_match_direct_fits(void** state) {
+    (void)state;
+    enum { N = 2000, Q = 3000 };
+    tc_vec3* s = tc_alloc(N * sizeof(tc_vec3));
+    tc_vec3* n = tc_alloc(N * sizeof(tc_vec3));
+    tc_vec3* x = tc_alloc(Q * sizeof(tc_vec3));
+    tc_real golden = TC_PI * (3 - sqrt(5.0));
+    for (int i = 0; i < N; ++i) {
+        tc_real z = 1 - 2 * (i + 0.5) / N, r = sqrt(1 - z * z);
+        n[i] = tc_v3(r * cos(golden * i), r * sin(golden * i), z);
+        s[i] = n[i];
+    }
+    tc_real spacing = sqrt(4 * TC_PI / N);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 1.5 * spacing));
+    uint32_t seed = 11;
+    for (int q = 0; q < Q; ++q) {
+        if (q % 3 == 0) { // near the surface, where the contact fits are made
+            tc_vec3 dir = tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5));
+            x[q] = tc_v3_scale(dir, 0.8 + 0.4 * rnd(&seed));
+        } else // anywhere in a box 1.4 times the grid's: many cells, some beyond the grid
+            x[q] = tc_v3(2.8 * rnd(&seed) - 1.4, 2.8 * rnd(&seed) - 1.4, 2.8 * rnd(&seed) - 1.4);
+        if (q % 7 == 0) x[q].x = S.grid.origin.x + S.grid.cell * (int)(rnd(&seed) * S.grid.dims[0]); // a cell boundary
+    }
+    for (int q = 0; q < Q; ++q) expect_same_fit(&S, x[q]);
+    for (int q = Q - 1; q >= 0; --q) expect_same_fit(&S, x[q]);
+    for (int i = 0; i < N; ++i) s[i] = tc_v3_add(tc_v3_scale(s[i], 1.1), tc_v3(0.05, 0, 0));
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 1.5 * spacing));
+    for (int q = 0; q < Q; ++q) expect_same_fit(&S, x[q]);
+    tc_surfel_surface_drop_tiles(&S);
+    for (int q = 0; q < Q; q += 5) expect_same_fit(&S, x[q]);
+    tc_surfel_surface_free(&S);
+    tc_free(s, N * sizeof(tc_vec3));
+    tc_free(n, N * sizeof(tc_vec3));
+    tc_free(x, Q * sizeof(tc_vec3));
+}
+
 // Two wide slabs, A below B, overlapping by delta in z (the faces act as half-spaces near the centre).
 typedef struct slab_pair { tc_points_body *A, *B; tc_real top_a, bottom_b; } slab_pair;
 
@@ -470,6 +521,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_sphere_projection_inside_and_normals, tc_test_setup_log),
+        cmocka_unit_test_setup(test_mls_tiled_fits_match_direct_fits, tc_test_setup_log),
         cmocka_unit_test_setup(test_equal_stiffness_contact_surface_is_midway, tc_test_setup_log),
         cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),

@@ -7,6 +7,7 @@
 
 #include "dynamics/tet/tet.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct fixture {
@@ -259,6 +260,51 @@ static void test_warm_start_uses_third_vector(void** state) {
     assert_true(iterations[0] > 3);
 }
 
+// solver_tolerance ends CG earlier: from the same deformed box a loose tolerance takes fewer
+// iterations and lands near the tight solve (the residual bound scaled by the conditioning);
+// values outside (0, 0.1] are refused naming the field.
+static void test_solver_tolerance(void** state) {
+    (void)state;
+    tc_vec3 g = tc_v3(0, 0, -9.81);
+    tc_real h = 1.0 / 60;
+    tc_real tol[2] = {1e-8, 1e-3};
+    int iterations[2];
+    tc_vec3* dv[2] = {NULL, NULL};
+    int n = 0;
+    for (int k = 0; k < 2; ++k) {
+        fixture fx = make_box(some_rotation());
+        tc_tet_body* b = fx.b;
+        b->cg_tolerance = tol[k];
+        s_seed = 3;
+        for (int i = 0; i < b->n; ++i) b->x[i] = tc_v3_add(b->x[i], random_vec(0.02));
+        tc_tet_step_implicit(b, g, h);
+        n = b->n;
+        dv[k] = tc_alloc((size_t)n * sizeof(tc_vec3));
+        assert_non_null(dv[k]);
+        memcpy(dv[k], b->solver.dv, (size_t)n * sizeof(tc_vec3));
+        iterations[k] = b->solver.iterations;
+        tc_world_destroy(fx.w);
+    }
+    assert_true(iterations[1] + 3 <= iterations[0]);
+    tc_real diff = 0, size = 0;
+    for (int i = 0; i < n; ++i) diff += tc_v3_len2(tc_v3_sub(dv[0][i], dv[1][i])), size += tc_v3_len2(dv[0][i]);
+    assert_true(size > 0 && diff > 0);
+    assert_true(sqrt(diff) < 0.02 * sqrt(size)); // measured 1.7e-3
+    for (int k = 0; k < 2; ++k) tc_free(dv[k], (size_t)n * sizeof(tc_vec3));
+    tc_world_def wd = tc_world_def_default();
+    tc_world* w = tc_world_create(&wd, NULL);
+    const tc_real bad[3] = {0, 0.5, NAN};
+    for (int k = 0; k < 3; ++k) {
+        tc_tet_body_def d = tc_tet_body_def_default();
+        d.solver_tolerance = bad[k];
+        tc_body_id id;
+        tc_error e;
+        assert_int_equal(tc_tet_body_create(w, &d, &id, &e), TC_RESULT_OUT_OF_RANGE);
+        assert_non_null(strstr(e.message, "solver_tolerance"));
+    }
+    tc_world_destroy(w);
+}
+
 // ---- tet-by-tet assembly, the formulas of tet_fem.c one element after another: the lane-wise
 // assembly (tet_assemble.c) must give the same bits
 
@@ -338,6 +384,7 @@ int main(void) {
         cmocka_unit_test(test_free_fall_step),
         cmocka_unit_test(test_warm_start_parallel_vectors),
         cmocka_unit_test(test_warm_start_uses_third_vector),
+        cmocka_unit_test(test_solver_tolerance),
         cmocka_unit_test(test_lane_assembly_matches_tet_by_tet),
     };
     return cmocka_run_group_tests(tests, tc_test_setup_log, NULL);

@@ -140,17 +140,33 @@ typedef struct distribute_scratch {
     tc_point_grid grid;
     int *near, *all;
     tc_real* weight; ///< np entries: the poly6 weight of each near phyxel
-    int capacity;
+    tc_real* d2_of;  ///< np entries: squared distance of each marked phyxel
+    uint64_t* mark;  ///< one bit per phyxel: within the support (all clear between calls)
+    int words;       ///< entries of mark
     tc_real h;   ///< default support (twice the mean phyxel radius)
 } distribute_scratch;
 
-static void sort_ints(int* v, int n) {
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
-            int t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
+// Marks the phyxels strictly within h of p (the grid's cells of the ball, row by row; a bit
+// per phyxel, so that reading the bits word by word lists them in index order without a
+// sort) and keeps their squared distances; returns their count.
+static int mark_within(const tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_real h) {
+    const tc_point_grid* g = &w->grid;
+    int lo[3], hi[3], count = 0;
+    tc_real h2 = h * h;
+    if (!tc_point_grid_range(g, p, h, lo, hi)) return 0;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
+                int i = g->items[t];
+                tc_real d2 = tc_v3_len2(tc_v3_sub(b->x[i], p));
+                int in = d2 < h2; // branch-free: about half of the scanned phyxels are outside
+                w->d2_of[i] = d2;
+                w->mark[i >> 6] |= (uint64_t)in << (i & 63);
+                count += in;
+            }
         }
+    return count;
 }
 
 // One force spread with poly6 weights over the phyxels within the support h, grown to the
@@ -158,13 +174,22 @@ static void sort_ints(int* v, int n) {
 static void distribute_one(tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_vec3 f) {
     enum { K = 6 };
     tc_real h = w->h;
-    int count = tc_point_grid_query(&w->grid, b->x, p, h, &w->near, &w->capacity), kept = 0;
-    for (int q = 0; q < count; ++q) // strictly within the support, where poly6 > 0
-        if (tc_v3_len2(tc_v3_sub(b->x[w->near[q]], p)) < h * h) w->near[kept++] = w->near[q];
-    count = kept;
+    int count = mark_within(b, w, p, h); // strictly within the support, where poly6 > 0
     int* near = w->near;
-    sort_ints(near, count);
-    if (count < K && count < b->np) { // grow the support to the K-th nearest phyxel
+    tc_real wsum = 0, *weight = w->weight;
+    if (count >= K || count >= b->np) { // the marked phyxels in index order; the marks cleared
+        count = 0;
+        for (int k = 0; k < w->words; ++k) {
+            for (uint64_t m = w->mark[k]; m; m &= m - 1) {
+                int i = k * 64 + __builtin_ctzll(m);
+                near[count] = i;
+                weight[count] = tc_poly6(w->d2_of[i], h);
+                wsum += weight[count++];
+            }
+            w->mark[k] = 0;
+        }
+    } else { // grow the support to the K-th nearest phyxel
+        for (int k = 0; k < w->words; ++k) w->mark[k] = 0;
         tc_real best[K];
         int n = 0;
         for (int i = 0; i < b->np; ++i) {
@@ -180,11 +205,10 @@ static void distribute_one(tc_points_body* b, distribute_scratch* w, tc_vec3 p, 
         near = w->all;
         for (int i = 0; i < b->np; ++i)
             if (tc_v3_len2(tc_v3_sub(b->x[i], p)) < h * h) near[count++] = i;
-    }
-    tc_real wsum = 0, *weight = w->weight;
-    for (int q = 0; q < count; ++q) {
-        weight[q] = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
-        wsum += weight[q];
+        for (int q = 0; q < count; ++q) {
+            weight[q] = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
+            wsum += weight[q];
+        }
     }
     if (!(wsum > 0)) return;
     for (int q = 0; q < count; ++q)
@@ -199,11 +223,17 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
     tc_point_grid_build(&w.grid, b->x, b->np, w.h);
     w.all = tc_alloc((size_t)b->np * sizeof(int));
+    w.near = tc_alloc((size_t)b->np * sizeof(int));
     w.weight = tc_alloc((size_t)b->np * sizeof(tc_real));
+    w.d2_of = tc_alloc((size_t)b->np * sizeof(tc_real));
+    w.words = (b->np + 63) / 64;
+    w.mark = tc_calloc((size_t)w.words, sizeof(uint64_t));
     for (int k = 0; k < count; ++k) distribute_one(b, &w, p[k], tc_v3_scale(f[k], sign));
     tc_free(w.all, (size_t)b->np * sizeof(int));
+    tc_free(w.near, (size_t)b->np * sizeof(int));
     tc_free(w.weight, (size_t)b->np * sizeof(tc_real));
-    if (w.near) tc_free(w.near, (size_t)w.capacity * sizeof(int));
+    tc_free(w.d2_of, (size_t)b->np * sizeof(tc_real));
+    tc_free(w.mark, (size_t)w.words * sizeof(uint64_t));
     tc_point_grid_free(&w.grid);
 }
 

@@ -52,6 +52,7 @@ typedef struct tc_tet_body {
     int* adj;
     tc_tet_solver solver;       ///< assembled stiffness and CG buffers, sized at creation
     tc_real mu, lambda, beta, total_mass, mean_edge;
+    tc_real cg_tolerance;       ///< relative residual ending the CG solve (def.solver_tolerance)
     tc_tet_depth_method depth_method;
     bool self_collision;
     tc_vec3 user_force;

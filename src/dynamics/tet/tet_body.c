@@ -21,6 +21,7 @@ tc_tet_body_def tc_tet_body_def_default(void) {
     d.youngs_modulus = 1e5;
     d.poisson_ratio = 0.3;
     d.damping = 0.01;
+    d.solver_tolerance = 1e-8;
     d.fixed_box = tc_aabb_empty();
     d.internal_value = TC_DEF_COOKIE;
     return d;
@@ -108,6 +109,8 @@ static tc_result check_def(const tc_tet_body_def* d, tc_error* e) {
     if (!(d->poisson_ratio >= 0 && d->poisson_ratio < 0.5))
         return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "poisson_ratio", "must be in [0, 0.5) (got %g)", d->poisson_ratio);
     if (!(d->damping >= 0) || !isfinite(d->damping)) return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "damping", "must be >= 0 and finite");
+    if (!(d->solver_tolerance > 0 && d->solver_tolerance <= 0.1))
+        return tc_error_set(e, TC_RESULT_OUT_OF_RANGE, NULL, "solver_tolerance", "must be in (0, 0.1] (got %g)", d->solver_tolerance);
     if (!tc_v3_is_finite(d->base.pose.p) || !tc_v3_is_finite(d->base.linear_velocity) || !tc_v3_is_finite(d->base.angular_velocity))
         return tc_error_set(e, TC_RESULT_NOT_FINITE, NULL, "position", "pose and velocities must be finite");
     return TC_RESULT_OK;
@@ -261,6 +264,7 @@ static bool fill_body(tc_tet_body* b, const vec_list* v, const int_list* t, cons
     b->mu = E / (2 * (1 + nu));
     b->lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
     b->beta = d->damping;
+    b->cg_tolerance = d->solver_tolerance;
     b->depth_method = d->depth_method;
     b->self_collision = d->self_collision;
     b->material = d->base.material;

@@ -118,7 +118,7 @@ static void products_and_scaling(tc_tet_body* b, tc_real stiff, const tc_vec3* x
 // backward sweep t = W^-T p and one forward sweep W^-1 (p + (1 - 2 / omega) t) (A' = W + W^T +
 // (1 - 2 / omega) I), so every block is read once per iteration instead of three times (product,
 // then both sweeps of P); x' is updated by alpha t. The stopping rule is that of
-// plain CG on the unscaled system, |r| <= 1e-8 |rhs| for the residual r = G^-1 W rh of the
+// plain CG on the unscaled system, |r| <= tol |rhs| (tol = b->cg_tolerance, 1e-8 by default) for the residual r = G^-1 W rh of the
 // transformed one rh; it costs a pass over the lower blocks, so it is only formed when rh . rh
 // (free: CG needs it), scaled by the ratio |r|^2 / rh . rh of the last check, says the rule may
 // hold. Starts from warm_start's guess; fixed vertices (unreferenced ones included, which have
@@ -259,7 +259,7 @@ static int solve(tc_tet_body* b, const tc_vec3* rhs, tc_vec3* work) {
         rho += tc_v3_dot(v.rh[i], v.rh[i]);
         v.xs[i] = tc_v3_zero();
     }
-    tc_real tolerance = 1e-16 * rr0, ratio = rho > 0 ? rr / rho : 0; // |r|^2 per rh . rh at the last check
+    tc_real tolerance = b->cg_tolerance * b->cg_tolerance * rr0, ratio = rho > 0 ? rr / rho : 0; // |r|^2 per rh . rh at the last check
     int it = 0;
     for (; it < 2000 && rr > tolerance && rho > 0; ++it) {
         tc_real pq = transformed_multiply(b, &v, beta);
