@@ -710,10 +710,8 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--threads N]
-"
-                    "                       [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]
-");
+    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--threads N]\n"
+                    "                       [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]\n");
 }
 
 int main(int argc, char** argv) {
