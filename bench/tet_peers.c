@@ -6,11 +6,14 @@
 // bench/CMakeLists.txt), so the library is measured unchanged. Contact quality is measured the
 // same way for both engines from the vertex positions: the deepest vertex inside the other box
 // (distance to its boundary), inverted tets, and whether the boxes come apart.
-// usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--tolerance t,...] [--out prefix]]
+// usage: tet_peers_bench [--quick | --cubes n] [--threads N]
+//                        [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]
 //   n: boxes of (n+1) x n x n cubes; --sweep: every engine at several settings (Tactus 1-4
 //   sub-steps, Bullet sub-steps x iterations x volume conservation), written to
 //   <prefix>_<tets>.csv, and per Tactus row the cheapest Bullet row of equal or better quality
-//   (<prefix>_<tets>_match.csv); bench/tet_sweep.gp plots the first.
+//   (<prefix>_<tets>_match.csv); bench/tet_sweep.gp plots the first. --threads N: Tactus' world
+//   gets N threads (world.threads; its two bodies integrate in parallel) and the Tactus rows
+//   report wall-clock ms/step too (the thread CPU time counts the main thread only).
 #define _POSIX_C_SOURCE 200809L
 #include "peers/soft_peers.h"
 
@@ -24,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-// CPU time of this thread: both engines run single-threaded here, and the build machine is
+// CPU time of this thread: both engines run single-threaded by default, and the build machine is
 // shared (wall time would count other people's jobs).
 static double now(void) {
     struct timespec t;
@@ -32,12 +35,24 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+// Wall-clock time: the only meaningful figure once Tactus runs on several threads (take the
+// minimum of several runs on a shared machine).
+static double wall_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int s_threads = 1;       ///< --threads N: Tactus' world.threads
+static bool s_report_wall;      ///< --threads given: Tactus' wall-clock ms/step too (to compare thread counts)
+
 // ---- timing of the tet collide hook: every reference to tc_tet_collide (the kind table in
 // tet_ops.c) is redirected here by -Wl,--wrap=tc_tet_collide
 void __real_tc_tet_collide(tc_world* w, tc_real h);
 void __wrap_tc_tet_collide(tc_world* w, tc_real h);
 static double s_collide_seconds;
 static double s_probe_seconds; ///< the time of the check below, taken off the step's time
+static double s_probe_wall;    ///< the same in wall-clock time
 static bool s_touched;         ///< some sub-step of the current step had a pushing contact
 
 // A vertex with a pushing contact has a nonzero contact term (the kind's force pass zeroes them
@@ -57,8 +72,10 @@ void __wrap_tc_tet_collide(tc_world* w, tc_real h) {
     __real_tc_tet_collide(w, h);
     double t1 = now();
     s_collide_seconds += t1 - t0;
+    double wall1 = wall_now();
     if (!s_touched) s_touched = any_contact_term(w);
     s_probe_seconds += now() - t1;
+    s_probe_wall += wall_now() - wall1;
 }
 
 // ---- the shared mesh
@@ -269,6 +286,7 @@ static int penetration(const box_mesh* m, const double* xa, const double* xb, do
 typedef struct run_result {
     int steps, contact_steps;
     double seconds, contact_seconds;   ///< CPU time of all steps / of the steps with contacts
+    double wall, contact_wall;         ///< wall-clock time of the same (Tactus only)
     double points;                     ///< sum of the engine's colliding vertices over contact steps
     double pairs;                      ///< Bullet: sum of node-face contacts over contact steps
     double collide_contact, collide_free; ///< Tactus collide hook: s over contact / contact-free steps
@@ -315,6 +333,7 @@ static run_result run_tactus(const scene* s, int sub_steps, double tolerance) {
     wd.gravity = tc_v3_zero();
     wd.sub_steps = sub_steps;
     wd.enable_sleep = false;
+    wd.thread_count = s_threads;
     tc_world* w = tc_world_create(&wd, NULL);
     tc_body_id ids[2];
     for (int k = 0; k < 2 && w; ++k) {
@@ -328,11 +347,11 @@ static run_result run_tactus(const scene* s, int sub_steps, double tolerance) {
     tc_vec3* x = malloc((size_t)n * sizeof *x);
     positions p = {malloc((size_t)n * 3 * sizeof(double)), malloc((size_t)n * 3 * sizeof(double)), initial_gap(s)};
     for (int step = 0; step < s->steps && x && p.a && p.b; ++step) {
-        s_collide_seconds = s_probe_seconds = 0;
+        s_collide_seconds = s_probe_seconds = s_probe_wall = 0;
         s_touched = false;
-        double t0 = now();
+        double wall0 = wall_now(), t0 = now();
         tc_world_step(w, NULL);
-        double dt = now() - t0 - s_probe_seconds;
+        double dt = now() - t0 - s_probe_seconds, wall = wall_now() - wall0 - s_probe_wall;
         int points = 0;
         tc_world_get_contacts(w, &points);
         for (int k = 0; k < 2; ++k) {
@@ -342,6 +361,8 @@ static run_result run_tactus(const scene* s, int sub_steps, double tolerance) {
         }
         bool contact = s_touched || points > 0;
         record(&r, s, &p, dt, contact, points, s_collide_seconds);
+        r.wall += wall;
+        if (contact) r.contact_wall += wall;
         double iterations = 0;
         for (int k = 0; k < 2; ++k) iterations += 0.5 * tc_tet_body_at(w, tc_world_resolve(w, ids[k])->index)->solver.iterations;
         *(contact ? &r.cg_contact : &r.cg_free) += iterations;
@@ -431,6 +452,15 @@ static void print_row(const scene* s, const char* engine, int sub_steps, const r
     printf("%9.2f %7d %7d %5s %7.2f\n", 1e3 * r->max_depth, r->max_inside, r->max_inverted, apart ? "yes" : "no", ratio);
 }
 
+// On several threads the main thread's CPU time misses the workers' share: the wall clock then
+// (also on one thread when --threads was given, to compare like with like).
+static void print_wall(const run_result* r, int sub_steps) {
+    if (!s_report_wall && s_threads <= 1) return;
+    printf("        (tactus at %d sub-steps on %d thread%s: wall ms/step %.2f over contact steps, %.2f over all%s)\n", sub_steps, s_threads,
+           s_threads > 1 ? "s" : "", per_step(r->contact_wall, r->contact_steps), per_step(r->wall, r->steps),
+           s_threads > 1 ? "; its CPU columns count the main thread only" : "");
+}
+
 // Two boxes of (n+1) x n x n lattice cubes (6 tets each), 2 cm apart, 2 m/s each, head-on,
 // the second offset sideways so the lattices do not line up.
 static bool make_scene(scene* s, int n, int steps) {
@@ -466,6 +496,8 @@ static void bench_size(int n, int steps) {
     print_row(&s, "bullet", 1, &b1, &t1, false);
     printf("        (bullet node-face contacts per contact step: %.0f with 1 sub-step, %.0f with %d)\n", b1.contact_steps ? b1.pairs / b1.contact_steps : 0,
            bs.contact_steps ? bs.pairs / bs.contact_steps : 0, s.sub_steps);
+    print_wall(&t, s.sub_steps);
+    print_wall(&t1, 1);
     fflush(stdout);
     free_mesh(&s.mesh);
 }
@@ -594,6 +626,7 @@ static int parse_bullet_rows(const char* text, bullet_setting* out) {
 
 static int bullet_grid(bullet_setting* out, bool reduced, const char* rows_text) {
     int count = 0;
+    if (rows_text && strcmp(rows_text, "none") == 0) return 0; // Tactus rows only (timing runs)
     if (rows_text) return parse_bullet_rows(rows_text, out);
     if (reduced) { // 100,800 tets: around the rows that decided the 9,720-tet matches (no inverted tet)
         static const bullet_setting rows[] = {{4, 4, 0, 0},  {4, 8, 0, 0},  {8, 2, 0, 0},  {8, 4, 0, 0},  {8, 8, 0, 0},  {12, 4, 0, 0},
@@ -664,6 +697,7 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
                    "state hash %016llx after the run)\n",
                    rows[k].set.sub_steps, rows[k].tolerance, r->contact_steps, r->steps, r->contact_steps ? r->cg_contact / r->contact_steps : 0,
                    r->steps > r->contact_steps ? r->cg_free / (r->steps - r->contact_steps) : 0, (unsigned long long)r->state_hash);
+        if (rows[k].tactus) print_wall(r, rows[k].set.sub_steps);
     }
     char path[512];
     snprintf(path, sizeof path, "%s_%d.csv", prefix, tets);
@@ -676,7 +710,8 @@ static void sweep_size(int n, int steps, bool reduced, const char* rows_text, co
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--sweep [--reduced | --bullet sub:piter:viter:kvc,...] [--tactus sub] [--tolerance t,...] [--out prefix]]\n");
+    fprintf(stderr, "usage: tet_peers_bench [--quick | --cubes n] [--threads N]\n"
+                    "                       [--sweep [--reduced | --bullet sub:piter:viter:kvc,... | --bullet none] [--tactus sub] [--tolerance t,...] [--out prefix]]\n");
 }
 
 int main(int argc, char** argv) {
@@ -692,12 +727,14 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[k], "--out") == 0 && k + 1 < argc) prefix = argv[++k];
         else if (strcmp(argv[k], "--bullet") == 0 && k + 1 < argc) rows_text = argv[++k];
         else if (strcmp(argv[k], "--tactus") == 0 && k + 1 < argc) s_tactus_only = atoi(argv[++k]);
+        else if (strcmp(argv[k], "--threads") == 0 && k + 1 < argc) s_threads = atoi(argv[++k]), s_report_wall = true;
         else if (strcmp(argv[k], "--tolerance") == 0 && k + 1 < argc) {
             if (!parse_tolerances(argv[++k])) return usage(), 2;
         }
         else return usage(), 2;
     }
-    if (cubes < 0 || cubes > 40) return usage(), 2;
+    if (cubes < 0 || cubes > 40 || s_threads < 1 || s_threads > 256) return usage(), 2;
+    if (s_threads > 1) printf("Tactus runs on %d threads (world.threads); Bullet on one\n", s_threads);
     printf("Tactus tet contact benchmark: two boxes head-on at 2 m/s each, 1/60 s steps, no gravity, E = 200 kPa\n");
     if (sweep) { // 9,720 tets with the full Bullet grid, 100,800 with the reduced one
         if (cubes > 0) sweep_size(cubes, 40, reduced, rows_text, prefix);

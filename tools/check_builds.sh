@@ -16,12 +16,15 @@
 # (a hash of its printed contact samples). One line per scene or bench; exits 1 if a hash differs
 # between builds, a run fails or a test fails. Logs: build-check/logs/.
 #
+# A `threads` column reruns each scene in the first build with --threads THREADS (3): the results
+# must not depend on the thread count (docs/pipeline.md, Threads), so a difference fails the check.
+#
 # A last column, `libm`, reruns the gcc build with glibc's FMA/AVX2 variants of exp, sin, cos,
 # acos, atan2 masked (GLIBC_TUNABLES): the libm of a CPU without FMA. Those variants differ in the
 # last bit for about 1 argument in 1,500, so a scene may differ there; that column is reported
 # ("libm") but fails the check only with STRICT_LIBM=1 (docs/conventions.md, Precision).
 #
-# usage: tools/check_builds.sh   (env: JOBS=2 STEPS=30 BUILDS="gcc clang portable noavx2 debug" LIBM=1)
+# usage: tools/check_builds.sh   (env: JOBS=2 STEPS=30 BUILDS="gcc clang portable noavx2 debug" LIBM=1 THREADS=3)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 top=$root/build-check
@@ -30,6 +33,8 @@ JOBS=${JOBS:-2}
 STEPS=${STEPS:-30}
 BUILDS=${BUILDS:-gcc clang portable noavx2 debug}
 LIBM=${LIBM:-1}
+THREADS=${THREADS:-3}
+threads_column=0 # set while the scenes are compared
 STRICT_LIBM=${STRICT_LIBM:-0}
 NOFMA_LIBM=glibc.cpu.hwcaps=-AVX2,-FMA,-FMA4
 mkdir -p "$logs"
@@ -94,6 +99,10 @@ compare() {
         elif [ "$h" = "$first" ]; then line+=" $name same"
         else line+=" $name $h"; differ=1; fi
     done
+    if [ $threads_column = 1 ] && [ "$THREADS" -gt 1 ]; then
+        h=$(CHECK_THREADS=$THREADS "$@" "$top/${built[0]}" 2>> "$logs/runs.log") || h="FAILED"
+        if [ "$h" = "$first" ]; then line+=" threads=$THREADS same"; else line+=" threads=$THREADS $h"; differ=1; fi
+    fi
     if [ "$LIBM" = 1 ] && [ "${built[0]}" = gcc ]; then
         h=$(GLIBC_TUNABLES=$NOFMA_LIBM "$@" "$top/gcc" 2>> "$logs/runs.log") || h="FAILED"
         if [ "$h" = "$first" ]; then line+=" libm same"; else line+=" libm $h"; libm_differ=1; fi
@@ -106,8 +115,9 @@ compare() {
 
 # Called through compare (shellcheck cannot see that).
 # shellcheck disable=SC2317
-scene_hash() { # SCENE BUILD_DIR
-    "$2/tactus" run "$1" --steps "$STEPS" --hash --out "$2/check-out/$(basename "$1" .json)" | tail -n 1 | sed 's/^hash //'
+scene_hash() { # SCENE BUILD_DIR (env CHECK_THREADS: world.threads)
+    "$2/tactus" run "$1" --steps "$STEPS" --hash ${CHECK_THREADS:+--threads "$CHECK_THREADS"} --out "$2/check-out/$(basename "$1" .json)" |
+        tail -n 1 | sed 's/^hash //'
 }
 # shellcheck disable=SC2317
 narrowphase_hash() { "$1/bench/narrowphase_bench" 20 | grep -o 'hash [0-9a-f]*' | cut -d' ' -f2; }
@@ -116,9 +126,11 @@ points_hash() { "$1/bench/points_bench" --points 20 | sha1sum | cut -c1-16; }
 
 : > "$logs/runs.log"
 [ ${#built[@]} -gt 0 ] || exit 1
+threads_column=1
 for scene in "$root"/scenes/*.json; do
     compare "$(basename "$scene" .json)" scene_hash "$scene"
 done
+threads_column=0
 if [ $bench = ON ]; then
     compare "narrowphase_bench 20" narrowphase_hash
     compare "points_bench --points 20" points_hash

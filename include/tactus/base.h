@@ -91,7 +91,8 @@ typedef void tc_free_fn(void* ptr, size_t size, void* user);
 typedef void tc_log_fn(tc_log_level level, tc_result code, const char* message, void* user);
 
 /// Replaces the allocator used by every Tactus allocation (NULL restores malloc/free).
-/// Call before creating any world.
+/// Call before creating any world. A world with more than one thread (tc_world_def.thread_count)
+/// calls it from several threads at once: it must then be thread-safe, as malloc is.
 TC_API void tc_set_allocator(tc_alloc_fn* alloc, tc_free_fn* free_fn, void* user);
 /// Bytes currently allocated by Tactus.
 TC_API int64_t tc_get_byte_count(void);

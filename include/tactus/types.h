@@ -58,7 +58,7 @@ typedef struct tc_world_def {
     tc_real time_step;        ///< s per tc_world_step, default 1/60
     int sub_steps;            ///< sub-steps per step, default 4
     int solver_iterations;    ///< PGS iterations per sub-step, default 4
-    int thread_count;         ///< worker threads for parallel loops, default 1
+    int thread_count;         ///< threads for the step's parallel loops (docs/pipeline.md), default 1; results do not depend on it
     tc_position_correction position_correction; ///< rigid solver scheme, default soft step
     tc_real contact_hertz;    ///< Hz, stiffness of soft rigid contacts, default 60 (static contacts twice, capped at a quarter of the sub-step rate); soft step only
     tc_real contact_damping_ratio; ///< non-dimensional, default 10; soft step only

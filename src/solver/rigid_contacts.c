@@ -1,6 +1,7 @@
 // The rigid contact pipeline behind the rigid store's hooks: broadphase (sort and sweep),
 // narrowphase per shape pair with persistent manifolds, the solver, sleeping, checkpoints.
 #include "solver/solver.h"
+#include "core/parallel.h"
 #include "world/state_io.h"
 
 #include <stdlib.h>
@@ -109,8 +110,12 @@ static int compare_keys(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, const tc_pair_manifold* old, int old_count, tc_real dt) {
+// The manifolds of body pair (ia, ib), at most shape_count_a x shape_count_b, written to out;
+// returns their count. Reads the bodies, the previous step's manifolds and the reach cache only.
+static int collide_bodies(const tc_rigid_store* s, const tc_solver* sv, int ia, int ib, const tc_pair_manifold* old, int old_count, tc_real dt,
+                          tc_pair_manifold* out) {
     const tc_rigid_body *A = &s->bodies.data[ia], *B = &s->bodies.data[ib];
+    int count = 0;
     // the baseline runs when either body asks for it (static bodies keep the default)
     tc_contact_method method = A->contact_method == TC_CONTACT_TRACKING || B->contact_method == TC_CONTACT_TRACKING
                                    ? TC_CONTACT_TRACKING
@@ -132,8 +137,51 @@ static void collide_bodies(tc_rigid_store* s, tc_solver* sv, int ia, int ib, con
             pm.body_a = ia, pm.body_b = ib, pm.shape_a = i, pm.shape_b = j;
             pm.friction = sqrt(A->material.friction * B->material.friction);
             pm.restitution = fmax(A->material.restitution, B->material.restitution);
-            tc_array_push(&sv->pairs, pm);
+            out[count++] = pm;
         }
+    return count;
+}
+
+static int pair_capacity(const tc_rigid_store* s, const tc_solver* sv, int k) {
+    return s->bodies.data[sv->body_pairs.data[k]].shape_count * s->bodies.data[sv->body_pairs.data[k + 1]].shape_count;
+}
+
+// One body pair after the other, appending to sv->pairs.
+static void narrowphase_serial(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt) {
+    for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) {
+        int capacity = pair_capacity(s, sv, k);
+        if (!tc_array_reserve(&sv->pairs, sv->pairs.count + capacity)) return;
+        sv->pairs.count += collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt, sv->pairs.data + sv->pairs.count);
+    }
+}
+
+// Body pairs on several threads: each pair writes its own block of a scratch array, and the
+// blocks are appended in pair order afterwards: the same sv->pairs as the serial loop.
+static void narrowphase_parallel(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt, int threads) {
+    int pairs = sv->body_pairs.count / 2;
+    size_t offsets_size = ((size_t)pairs + 1) * sizeof(int), counts_size = (size_t)(pairs ? pairs : 1) * sizeof(int);
+    int *offset = tc_alloc(offsets_size), *count = tc_alloc(counts_size);
+    tc_pair_manifold* block = NULL;
+    size_t block_size = 0;
+    if (offset && count) {
+        offset[0] = 0;
+        for (int p = 0; p < pairs; ++p) offset[p + 1] = offset[p] + pair_capacity(s, sv, 2 * p);
+        block_size = (size_t)(offset[pairs] ? offset[pairs] : 1) * sizeof *block;
+        block = tc_alloc(block_size);
+    }
+    if (!block || !tc_array_reserve(&sv->pairs, offset[pairs])) { // out of memory: one pair at a time
+        tc_free(offset, offsets_size), tc_free(count, counts_size), tc_free(block, block_size);
+        narrowphase_serial(s, sv, old, old_count, dt);
+        return;
+    }
+    TC_PARALLEL_FOR_BLOCKS(threads)
+    for (int p = 0; p < pairs; ++p)
+        count[p] = collide_bodies(s, sv, sv->body_pairs.data[2 * p], sv->body_pairs.data[2 * p + 1], old, old_count, dt, block + offset[p]);
+    for (int p = 0; p < pairs; ++p) {
+        memcpy(sv->pairs.data + sv->pairs.count, block + offset[p], (size_t)count[p] * sizeof *block);
+        sv->pairs.count += count[p];
+    }
+    tc_free(offset, offsets_size), tc_free(count, counts_size), tc_free(block, block_size);
 }
 
 static void wake_touched(tc_rigid_store* s, tc_solver* sv) {
@@ -144,7 +192,11 @@ static void wake_touched(tc_rigid_store* s, tc_solver* sv) {
     }
 }
 
+// Bodies are independent in the first loop (each updates its own box and inertia), body pairs
+// in the narrowphase (narrowphase_parallel).
 void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
+    int threads = tc_parallel_width(w->def.thread_count, s->bodies.count / 64); // a body is cheap: threads for 64 or more each
+    TC_PARALLEL_FOR_BLOCKS(threads)
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_rigid_body* b = &s->bodies.data[i];
         if (tc_rigid_is_dynamic(b) && !b->awake && (tc_v3_len2(b->user_force) > 0 || tc_v3_len2(b->user_torque) > 0))
@@ -157,7 +209,9 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
     tc_pair_manifold* old = sv->pairs.data;
     int old_count = sv->pairs.count, old_capacity = sv->pairs.capacity;
     sv->pairs.data = NULL, sv->pairs.count = sv->pairs.capacity = 0;
-    for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt);
+    int pair_threads = tc_parallel_width(w->def.thread_count, sv->body_pairs.count / 2 / 16); // threads for 16 pairs or more each
+    if (pair_threads > 1) narrowphase_parallel(s, sv, old, old_count, dt, pair_threads);
+    else narrowphase_serial(s, sv, old, old_count, dt);
     tc_free(old, (size_t)old_capacity * sizeof *old);
     if (sv->pairs.count) qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
     sv->cache_invalid = false;

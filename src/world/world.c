@@ -1,6 +1,7 @@
 // World lifetime, body slots and the step pipeline.
 #include <stdatomic.h>
 #include <stdio.h>
+#include "core/parallel.h"
 #include "world/world_internal.h"
 
 static _Atomic uint16_t s_world_serial;
@@ -64,6 +65,8 @@ tc_world* tc_world_create(const tc_world_def* def, tc_error* error) {
         return NULL;
     }
     w->def = *def;
+    if (def->thread_count > 1 && !tc_parallel_enabled())
+        tc_log(TC_LOG_INFO, TC_RESULT_OK, "world.threads = %d: this build has no OpenMP, the step runs on one thread", def->thread_count);
     uint16_t serial = (uint16_t)(atomic_fetch_add(&s_world_serial, 1) + 1);
     w->serial = serial ? serial : 1; // 0 is the null id's world
     w->free_head = -1;

@@ -1,6 +1,7 @@
 // The point-based kind's entry in the registry (hooks of tc_kind_ops) and its drawing.
 #include "dynamics/points/points.h"
 #include "contact/surfel_contact.h"
+#include "core/parallel.h"
 #include "dynamics/nodal.h"
 
 void tc_points_remove_body(tc_world* w, int index);
@@ -17,9 +18,14 @@ static void apply_forces(tc_world* w, tc_real h) {
     }
 }
 
+// Bodies are independent here (each reads and writes only its own phyxels, surfels and MLS
+// surface): one body per thread.
 static void integrate(tc_world* w, tc_real h) {
     tc_points_store* s = tc_points_store_of(w);
-    for (int b = 0; b < s->bodies.count; ++b) tc_points_integrate(s->bodies.data[b], w->def.gravity, h);
+    int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
+    tc_vec3 g = w->def.gravity;
+    TC_PARALLEL_FOR(threads)
+    for (int b = 0; b < count; ++b) tc_points_integrate(s->bodies.data[b], g, h);
 }
 
 static void end_step(tc_world* w, tc_real dt) {

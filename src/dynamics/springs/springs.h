@@ -39,8 +39,14 @@ static inline tc_springs_body* tc_springs_body_at(const tc_world* w, int i) { re
 
 /// Accumulates spring, bending, damping, volume, drag and gravity forces into b->f (cleared first).
 void tc_springs_forces(tc_springs_body* b, tc_vec3 gravity);
-/// Explicit: symplectic Euler in as many equal sub-steps as the stability limit needs.
+/// Explicit: symplectic Euler in as many equal sub-steps as the stability limit needs. Logs
+/// nothing (it runs in the parallel integrate loop): tc_springs_note_explicit_pieces does.
 void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h);
+/// The number of equal pieces tc_springs_step_explicit cuts a sub-step h into.
+int tc_springs_explicit_pieces(const tc_springs_body* b, tc_real h);
+/// Logs, once per body, that a sub-step h needs more than one explicit piece (call it outside
+/// parallel loops: the log callback need not be thread-safe).
+void tc_springs_note_explicit_pieces(tc_springs_body* b, tc_real h);
 /// One symplectic Euler step of exactly h (no limit check: the tests probe instability with it).
 void tc_springs_step_raw(tc_springs_body* b, tc_vec3 gravity, tc_real h);
 /// Implicit Euler: one Newton step with Jacobi-preconditioned conjugate gradients.

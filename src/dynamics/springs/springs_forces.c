@@ -83,17 +83,25 @@ void tc_springs_step_raw(tc_springs_body* b, tc_vec3 g, tc_real h) {
     }
 }
 
-void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h) {
-    tc_vec3 g = w->def.gravity;
+int tc_springs_explicit_pieces(const tc_springs_body* b, tc_real h) {
     tc_real pieces = ceil(h / b->stable_step - 1e-9);
-    int n = pieces >= 1 && pieces <= TC_SPRINGS_MAX_EXPLICIT_PIECES ? (int)pieces
-          : pieces > TC_SPRINGS_MAX_EXPLICIT_PIECES                ? TC_SPRINGS_MAX_EXPLICIT_PIECES
-                                                                   : 1;
+    return pieces >= 1 && pieces <= TC_SPRINGS_MAX_EXPLICIT_PIECES ? (int)pieces
+         : pieces > TC_SPRINGS_MAX_EXPLICIT_PIECES                ? TC_SPRINGS_MAX_EXPLICIT_PIECES
+                                                                  : 1;
+}
+
+void tc_springs_note_explicit_pieces(tc_springs_body* b, tc_real h) {
+    int n = tc_springs_explicit_pieces(b, h);
     if (n > 1 && !b->warned) {
         tc_log(TC_LOG_INFO, TC_RESULT_OK, "spring body: sub-step %.3g s exceeds the explicit limit %.3g s; taking %d sub-steps", h,
                b->stable_step, n);
         b->warned = true;
     }
+}
+
+void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h) {
+    tc_vec3 g = w->def.gravity;
+    int n = tc_springs_explicit_pieces(b, h);
     // contact forces already in b->f act over the whole sub-step; keep them for each piece
     tc_vec3* external = NULL;
     if (n > 1) {

@@ -3,6 +3,7 @@
 
 #include "geometry/trimesh.h"
 #include "dynamics/nodal.h"
+#include "core/parallel.h"
 
 #include <string.h>
 
@@ -35,9 +36,16 @@ static void apply_forces(tc_world* w, tc_real h) {
     for (int i = 0; i < s->bodies.count; ++i) memset(s->bodies.data[i].f, 0, (size_t)s->bodies.data[i].n * sizeof(tc_vec3));
 }
 
+// Bodies are independent here: each step writes only its own body and reads the static bodies
+// (the projection moves only this body's vertices). One body per thread; the one log call of
+// the explicit integrator is made before the loop.
 static void integrate(tc_world* w, tc_real h) {
     tc_springs_store* s = tc_springs_store_of(w);
-    for (int i = 0; i < s->bodies.count; ++i) {
+    int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
+    for (int i = 0; i < count; ++i)
+        if (s->bodies.data[i].integrator != TC_SPRINGS_IMPLICIT) tc_springs_note_explicit_pieces(&s->bodies.data[i], h);
+    TC_PARALLEL_FOR(threads)
+    for (int i = 0; i < count; ++i) {
         tc_springs_body* b = &s->bodies.data[i];
         if (b->integrator == TC_SPRINGS_IMPLICIT) {
             tc_springs_step_implicit(b, w->def.gravity, h);

@@ -3,6 +3,7 @@
 
 #include "geometry/trimesh.h"
 #include "dynamics/nodal.h"
+#include "core/parallel.h"
 
 #include <string.h>
 
@@ -38,9 +39,14 @@ static void apply_forces(tc_world* w, tc_real h) {
     }
 }
 
+// Bodies are independent here (each step reads and writes only its own body, its solver's own
+// scratch included): one body per thread.
 static void integrate(tc_world* w, tc_real h) {
     tc_tet_store* s = tc_tet_store_of(w);
-    for (int i = 0; i < s->bodies.count; ++i) tc_tet_step_implicit(&s->bodies.data[i], w->def.gravity, h);
+    int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
+    tc_vec3 g = w->def.gravity;
+    TC_PARALLEL_FOR(threads)
+    for (int i = 0; i < count; ++i) tc_tet_step_implicit(&s->bodies.data[i], g, h);
 }
 
 static void end_step(tc_world* w, tc_real dt) {
