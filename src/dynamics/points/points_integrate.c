@@ -135,6 +135,12 @@ void tc_points_plasticity(tc_points_body* b, tc_real dt) {
     }
 }
 
+// One phyxel's share of one sample's force.
+typedef struct distribute_entry {
+    int phyxel;
+    tc_real coeff; ///< its weight over the sample's weight sum
+} distribute_entry;
+
 // Scratch of a batch of distributions: a grid over the phyxels and index lists.
 typedef struct distribute_scratch {
     tc_point_grid grid;
@@ -144,6 +150,8 @@ typedef struct distribute_scratch {
     uint64_t* mark;  ///< one bit per phyxel: within the support (all clear between calls)
     int words;       ///< entries of mark
     tc_real h;   ///< default support (twice the mean phyxel radius)
+    int *first, *last; ///< per sample: its range of entries
+    TC_ARRAY(distribute_entry) entries; ///< (phyxel, weight / wsum) of every sample
 } distribute_scratch;
 
 // Marks the phyxels strictly within h of p (the grid's cells of the ball, row by row; a bit
@@ -169,71 +177,133 @@ static int mark_within(const tc_points_body* b, distribute_scratch* w, tc_vec3 p
     return count;
 }
 
-// One force spread with poly6 weights over the phyxels within the support h, grown to the
-// K-th nearest phyxel when fewer than K are within it. Sums run in phyxel index order.
-static void distribute_one(tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_vec3 f) {
-    enum { K = 6 };
-    tc_real h = w->h;
-    int count = mark_within(b, w, p, h); // strictly within the support, where poly6 > 0
-    int* near = w->near;
-    tc_real wsum = 0, *weight = w->weight;
-    if (count >= K || count >= b->np) { // the marked phyxels in index order; the marks cleared
-        count = 0;
-        for (int k = 0; k < w->words; ++k) {
-            for (uint64_t m = w->mark[k]; m; m &= m - 1) {
-                int i = k * 64 + __builtin_ctzll(m);
-                near[count] = i;
-                weight[count] = tc_poly6(w->d2_of[i], h);
-                wsum += weight[count++];
-            }
-            w->mark[k] = 0;
-        }
-    } else { // grow the support to the K-th nearest phyxel
-        for (int k = 0; k < w->words; ++k) w->mark[k] = 0;
-        tc_real best[K];
-        int n = 0;
-        for (int i = 0; i < b->np; ++i) {
-            tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
-            int pos = n < K ? n++ : K;
-            if (pos == K && d >= best[K - 1]) continue;
-            if (pos == K) pos = K - 1;
-            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
-            best[pos] = d;
-        }
-        if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
-        count = 0;
-        near = w->all;
-        for (int i = 0; i < b->np; ++i)
-            if (tc_v3_len2(tc_v3_sub(b->x[i], p)) < h * h) near[count++] = i;
-        for (int q = 0; q < count; ++q) {
-            weight[q] = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[near[q]], p)), h);
-            wsum += weight[q];
-        }
+// The weights of one sample p's phyxels found in `list` (a cell's candidates in index order,
+// a superset of the phyxels within h of every point of the cell): those strictly within h,
+// in index order, with their poly6 weights. Branch-free: about two thirds are outside.
+static int weights_from_list(const tc_points_body* b, distribute_scratch* w, const int* list, int n, tc_vec3 p, tc_real* wsum) {
+    tc_real h = w->h, h2 = h * h, sum = 0;
+    int count = 0;
+    for (int q = 0; q < n; ++q) {
+        int i = list[q];
+        tc_real d2 = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        tc_real wi = tc_poly6(d2, h); // 0 outside the support: adds nothing to the sum
+        w->near[count] = i;
+        w->weight[count] = wi;
+        sum += wi;
+        count += d2 < h2;
     }
-    if (!(wsum > 0)) return;
+    *wsum = sum;
+    return count;
+}
+
+// The weights of a sample with fewer than K phyxels within the support: the support grown to
+// the K-th nearest phyxel (all phyxels scanned; rare). Leaves them in w->all and w->weight.
+static int weights_grown(const tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_real* wsum) {
+    enum { K = 6 };
+    tc_real h = w->h, best[K], sum = 0;
+    int n = 0, count = 0;
+    for (int i = 0; i < b->np; ++i) {
+        tc_real d = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        int pos = n < K ? n++ : K;
+        if (pos == K && d >= best[K - 1]) continue;
+        if (pos == K) pos = K - 1;
+        while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+        best[pos] = d;
+    }
+    if (n > 0 && best[n - 1] >= h * h) h = sqrt(best[n - 1]) * 1.0001;
+    for (int i = 0; i < b->np; ++i)
+        if (tc_v3_len2(tc_v3_sub(b->x[i], p)) < h * h) w->all[count++] = i;
+    for (int q = 0; q < count; ++q) {
+        w->weight[q] = tc_poly6(tc_v3_len2(tc_v3_sub(b->x[w->all[q]], p)), h);
+        sum += w->weight[q];
+    }
+    *wsum = sum;
+    return count;
+}
+
+// The candidates of a cell of samples: the phyxels strictly within `reach` of its centre,
+// in index order (the bitmap read word by word; the marks cleared). Returns their count.
+static int cell_candidates(const tc_points_body* b, distribute_scratch* w, tc_vec3 centre, tc_real reach, int* list) {
+    int count = 0;
+    if (mark_within(b, w, centre, reach) == 0) return 0;
+    for (int k = 0; k < w->words; ++k) {
+        for (uint64_t m = w->mark[k]; m; m &= m - 1) list[count++] = k * 64 + __builtin_ctzll(m);
+        w->mark[k] = 0;
+    }
+    return count;
+}
+
+// One sample's share: its phyxels and weight/wsum appended to the batch's entries (the
+// coefficients of a force spread with poly6 weights over the phyxels within the support h,
+// grown to the K-th nearest phyxel when fewer than K are within it; sums in index order).
+static bool record_sample(const tc_points_body* b, distribute_scratch* w, const int* list, int n, tc_vec3 p, int k) {
+    enum { K = 6 };
+    tc_real wsum;
+    const int* near = w->near;
+    int count = weights_from_list(b, w, list, n, p, &wsum);
+    if (count < K && count < b->np) {
+        count = weights_grown(b, w, p, &wsum);
+        near = w->all;
+    }
+    w->first[k] = w->entries.count;
+    if (!(wsum > 0)) { w->last[k] = w->entries.count; return true; }
+    if (!tc_array_reserve(&w->entries, w->entries.count + count)) return false;
     for (int q = 0; q < count; ++q)
-        if (weight[q] > 0) b->f_ext[near[q]] = tc_v3_madd(b->f_ext[near[q]], weight[q] / wsum, f);
+        if (w->weight[q] > 0) w->entries.data[w->entries.count++] = (distribute_entry){near[q], w->weight[q] / wsum};
+    w->last[k] = w->entries.count;
+    return true;
 }
 
 void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign) {
     if (count <= 0 || b->np <= 0) return;
     distribute_scratch w = {0};
+    tc_point_grid cells = {0};
     tc_real rmean = 0;
     for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
     w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
-    tc_point_grid_build(&w.grid, b->x, b->np, w.h);
+    bool ok = tc_point_grid_build(&w.grid, b->x, b->np, w.h);
+    // Samples grouped by cells of h/4: one candidate list per cell (the phyxels within h plus
+    // the cell's half-diagonal of its centre, with a margin for points just outside their
+    // cell by rounding), filtered per sample.
+    ok = tc_point_grid_build(&cells, p, count, 0.25 * w.h) && ok;
     w.all = tc_alloc((size_t)b->np * sizeof(int));
     w.near = tc_alloc((size_t)b->np * sizeof(int));
     w.weight = tc_alloc((size_t)b->np * sizeof(tc_real));
     w.d2_of = tc_alloc((size_t)b->np * sizeof(tc_real));
     w.words = (b->np + 63) / 64;
     w.mark = tc_calloc((size_t)w.words, sizeof(uint64_t));
-    for (int k = 0; k < count; ++k) distribute_one(b, &w, p[k], tc_v3_scale(f[k], sign));
+    w.first = tc_alloc((size_t)count * sizeof(int));
+    w.last = tc_alloc((size_t)count * sizeof(int));
+    int* list = tc_alloc((size_t)b->np * sizeof(int));
+    ok = ok && w.all && w.near && w.weight && w.d2_of && w.mark && w.first && w.last && list;
+    tc_real reach = w.h * (1 + 1e-9) + cells.cell * (0.5 * sqrt(3.0) + 1e-6);
+    for (int c = 0; ok && c < cells.cell_count; ++c) {
+        int begin = cells.start[c], end = cells.start[c + 1];
+        if (begin == end) continue;
+        int ix = c % cells.dims[0], iy = (c / cells.dims[0]) % cells.dims[1], iz = c / (cells.dims[0] * cells.dims[1]);
+        tc_vec3 centre = tc_v3_add(cells.origin, tc_v3_scale(tc_v3(ix + 0.5, iy + 0.5, iz + 0.5), cells.cell));
+        int n = cell_candidates(b, &w, centre, reach, list);
+        for (int t = begin; ok && t < end; ++t) ok = record_sample(b, &w, list, n, p[cells.items[t]], cells.items[t]);
+    }
+    // Applied in sample order: the same sums in the same order as one sample at a time.
+    for (int k = 0; ok && k < count; ++k) {
+        tc_vec3 fk = tc_v3_scale(f[k], sign);
+        for (int e = w.first[k]; e < w.last[k]; ++e) {
+            int i = w.entries.data[e].phyxel;
+            b->f_ext[i] = tc_v3_madd(b->f_ext[i], w.entries.data[e].coeff, fk);
+        }
+    }
+    if (!ok) tc_log(TC_LOG_ERROR, TC_RESULT_OUT_OF_MEMORY, "points body: out of memory distributing %d contact forces; none applied", count);
+    tc_free(list, (size_t)b->np * sizeof(int));
+    tc_free(w.first, (size_t)count * sizeof(int));
+    tc_free(w.last, (size_t)count * sizeof(int));
+    tc_array_free(&w.entries);
     tc_free(w.all, (size_t)b->np * sizeof(int));
     tc_free(w.near, (size_t)b->np * sizeof(int));
     tc_free(w.weight, (size_t)b->np * sizeof(tc_real));
     tc_free(w.d2_of, (size_t)b->np * sizeof(tc_real));
     tc_free(w.mark, (size_t)w.words * sizeof(uint64_t));
+    tc_point_grid_free(&cells);
     tc_point_grid_free(&w.grid);
 }
 
