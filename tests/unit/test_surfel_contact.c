@@ -330,6 +330,61 @@ static void make_spheres(tc_real overlap, tc_points_body** A, tc_points_body** B
     *B = build(d);
 }
 
+// The distribution of one force by brute force: poly6 weights over every phyxel strictly
+// within h (h grown to just beyond the 6th nearest when fewer are within it), in index order.
+static void distribute_brute(tc_points_body* b, tc_vec3 p, tc_vec3 f) {
+    tc_real rmean = 0, wsum = 0, d2[1024], near6[6];
+    assert_true(b->np <= 1024);
+    for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
+    tc_real h = 2 * rmean / b->np;
+    int inside = 0;
+    for (int i = 0; i < b->np; ++i) {
+        d2[i] = tc_v3_len2(tc_v3_sub(b->x[i], p));
+        inside += d2[i] < h * h;
+    }
+    if (inside < 6) { // the 6 smallest squared distances by repeated selection
+        for (int k = 0; k < 6; ++k) {
+            near6[k] = INFINITY;
+            for (int i = 0; i < b->np; ++i)
+                if (d2[i] < near6[k] && (k == 0 || d2[i] > near6[k - 1])) near6[k] = d2[i];
+        }
+        if (near6[5] >= h * h) h = sqrt(near6[5]) * 1.0001;
+    }
+    for (int i = 0; i < b->np; ++i) wsum += tc_poly6(d2[i], h);
+    for (int i = 0; i < b->np; ++i)
+        if (tc_poly6(d2[i], h) > 0) b->f_ext[i] = tc_v3_madd(b->f_ext[i], tc_poly6(d2[i], h) / wsum, f);
+}
+
+// A batch of forces (grouped by cells of samples internally) spreads exactly as the brute
+// force sum, sample after sample: the same phyxels, weights and order, so the same bits; the
+// samples cover the body, its surface and beyond (where the support grows).
+static void test_batch_distribution_matches_brute_force(void** state) {
+    (void)state;
+    tc_points_body *A, *B;
+    make_spheres(0.02, &A, &B);
+    enum { N = 600 };
+    tc_vec3 p[N], f[N];
+    uint32_t seed = 7;
+    for (int k = 0; k < N; ++k) {
+        tc_real r = 0.13 * rnd(&seed);
+        tc_vec3 dir = tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5));
+        p[k] = tc_v3_scale(dir, k % 3 == 0 ? 0.1 - 0.01 * rnd(&seed) : r);
+        f[k] = tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5);
+    }
+    tc_vec3* batch = malloc(sizeof(tc_vec3) * (size_t)A->np);
+    for (int i = 0; i < A->np; ++i) A->f_ext[i] = tc_v3_zero();
+    tc_points_distribute_forces(A, p, f, N, -1);
+    memcpy(batch, A->f_ext, sizeof(tc_vec3) * (size_t)A->np);
+    for (int i = 0; i < A->np; ++i) A->f_ext[i] = tc_v3_zero();
+    for (int k = 0; k < N; ++k) distribute_brute(A, p[k], tc_v3_scale(f[k], -1));
+    for (int i = 0; i < A->np; ++i) {
+        assert_true(memcmp(&batch[i], &A->f_ext[i], sizeof(tc_vec3)) == 0);
+    }
+    free(batch);
+    tc_points_body_free(A);
+    tc_points_body_free(B);
+}
+
 static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
     (void)state;
     tc_points_body *A, *B;
@@ -530,6 +585,7 @@ int main(void) {
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
+        cmocka_unit_test_setup(test_batch_distribution_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_classification_matches_a_fit_per_surfel, tc_test_setup_log),
