@@ -642,23 +642,28 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
     cover_set cover;
     cover_init(&cover, spacing > 0 ? 0.5 * spacing : 1);
+    // Both sides classified first: room for all seeds at once (the fit table's entries and the
+    // samples' fit pairs are large: no regrowth copies). The classifications do not depend on
+    // the seeding.
+    side_class cls[2];
+    int seeds = 0;
+    for (int s = 0; s < 2; ++s) {
+        classify_side(side[s], side[1 - s], exact_roots, &cls[s]);
+        for (int slot = 0; slot < cls[s].count; ++slot) seeds += cls[s].state[slot] == CLASS_SEED;
+    }
+    tc_array_reserve(&table.entries, table.entries.count + seeds);
+    tc_array_reserve(out, out->count + seeds);
+    if (fits) tc_array_reserve(fits, fits->count + seeds);
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
-        side_class cls;
-        classify_side(self, other, exact_roots, &cls);
-        int seeds = 0; // room for this side's seeds at once (the entries are large: no regrowth copies)
-        for (int slot = 0; slot < cls.count; ++slot) seeds += cls.state[slot] == CLASS_SEED;
-        tc_array_reserve(&table.entries, table.entries.count + seeds);
-        tc_array_reserve(out, out->count + seeds);
-        if (fits) tc_array_reserve(fits, fits->count + seeds);
         for (int k = 0; k < self->ns; ++k) {
-            int slot = cls.slot_of[k];
-            if (slot < 0 || cls.state[slot] == CLASS_OUT) continue;
+            int slot = cls[s].slot_of[k];
+            if (slot < 0 || cls[s].state[slot] == CLASS_OUT) continue;
             self->surfel_colliding[k] = 1;
             (*colliding)++;
-            if (cls.state[slot] == CLASS_HIDDEN) continue;
-            const tc_surfel_fit* fo = &cls.fit[slot];
+            if (cls[s].state[slot] == CLASS_HIDDEN) continue;
+            const tc_surfel_fit* fo = &cls[s].fit[slot];
             tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
             if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
             tc_vec3 x;
@@ -677,8 +682,8 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
             tc_array_push(out, x);
             if (fits) tc_array_push(fits, sf);
         }
-        side_class_free(&cls);
     }
+    for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
     tc_array_free(&table.entries);
     tc_array_free(&cover.entries);
 }
