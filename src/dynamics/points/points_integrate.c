@@ -275,8 +275,9 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     w.first = tc_alloc((size_t)count * sizeof(int));
     w.last = tc_alloc((size_t)count * sizeof(int));
     int* list = tc_alloc((size_t)b->np * sizeof(int));
-    // Room for ~64 phyxels per sample (about what the support holds): few regrowth copies.
-    ok = ok && tc_array_reserve(&w.entries, count * (b->np < 64 ? b->np : 64));
+    // Room for ~64 phyxels per sample (about what the support holds): few regrowth copies. Only
+    // a hint: without it the entries grow as needed.
+    if (ok && count < (1 << 24)) (void)tc_array_reserve(&w.entries, count * (b->np < 64 ? b->np : 64));
     ok = ok && w.all && w.near && w.weight && w.d2_of && w.mark && w.first && w.last && list;
     tc_real reach = w.h * (1 + 1e-9) + cells.cell * (0.5 * sqrt(3.0) + 1e-6);
     for (int c = 0; ok && c < cells.cell_count; ++c) {
