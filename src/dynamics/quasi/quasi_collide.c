@@ -71,17 +71,16 @@ static tc_quasi_ledger* ledger_of(tc_quasi_body* qa, int32_t other) {
     return tc_array_push(&qa->ledgers, fresh) ? &qa->ledgers.data[qa->ledgers.count - 1] : NULL;
 }
 
-// The velocity at the end of the sub-step under gravity and the loads gathered so far, v_o: a
-// further load F adds h F·v_o + ½ h² F²/m of kinetic energy in the explicit update.
-static tc_vec3 other_velocity(const tc_world* w, const tc_rigid_body* b, tc_real h) {
-    if (!tc_rigid_is_dynamic(b)) return tc_v3_zero();
-    tc_vec3 acc = tc_v3_madd(w->def.gravity, b->inv_mass, b->force);
-    return tc_v3_madd(b->v, h, acc);
-}
+static tc_vec3 velocity_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->v : tc_v3_zero(); }
+static tc_vec3 spin_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->w : tc_v3_zero(); }
 
-static tc_vec3 other_spin(const tc_rigid_body* b, tc_real h) {
-    if (!tc_rigid_is_dynamic(b)) return tc_v3_zero();
-    return tc_v3_madd(b->w, h, tc_mat3_mul_v3(b->inv_inertia_world, b->torque));
+// The energy change -½ h² (|F_o|²/m + τ_o·I⁻¹τ_o) the other loads on a frame (gravity, user forces,
+// the contacts gathered so far: F_o, τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ
+// counted as their potential (constant over the sub-step).
+static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h) {
+    if (!tc_rigid_is_dynamic(b)) return 0;
+    tc_vec3 Fo = tc_v3_madd(b->force, b->mass, w->def.gravity);
+    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(b->torque, tc_mat3_mul_v3(b->inv_inertia_world, b->torque)));
 }
 
 static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
@@ -91,22 +90,25 @@ static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
 // Passivity cap of the layer load. The load is solved at the sub-step's start pose and held for
 // the whole sub-step (symplectic Euler), so a contact spanning few sub-steps (ωh near 2) takes
 // too little energy out on the way in and gives too much back on the way out (docs/quasi.md).
-// The kinetic energy the load (F on A, -F on B, torques ta, tb), scaled by s, gives the frames in
-// the explicit update is ΔK(s) = s W1 + ½ s² W2; the ledger holds the kinetic energy the contact
-// has taken out so far, and s ≤ 1 is the largest scale whose ΔK(s) it covers: the frames leave a
-// contact with no more kinetic energy than they brought (gravity and other loads aside). A
-// resolved contact gives back about what it took and is barely touched.
+// In the explicit update (v' = v + h(F_o + sF)/m, x' = x + h v') the frames' kinetic energy plus
+// the other loads' potential -F_o·x changes by W0 + s W1 + ½ s² W2 when the load (F on A, -F on B,
+// torques ta, tb) is scaled by s (the cross terms cancel): W1 = h F·(v_a - v_b) + h(ta·w_a +
+// tb·w_b), W2 = h²(|F|²/m + τ·I⁻¹τ terms), W0 the other loads' own share (other_loads_share).
+// The ledger holds what the contact has
+// taken from the frames' energy so far, and s ≤ 1 is the largest scale whose change it covers:
+// the frames leave a contact with no more energy than they brought. A resolved contact gives
+// back about what it took and is barely touched; resting contact (v ≈ 0, F = -F_o) costs W0 + ½W2 = 0.
 static tc_real passivity_scale(const pair_ctx* c, tc_vec3 F, tc_vec3 ta, tc_vec3 tb) {
     tc_quasi_ledger* led = ledger_of(c->qa, c->b->slot);
     if (!led) return 1;
     led->touched = 1;
     tc_real h = c->h;
     tc_real ia = tc_rigid_is_dynamic(c->a) ? c->a->inv_mass : 0, ib = tc_rigid_is_dynamic(c->b) ? c->b->inv_mass : 0;
-    tc_vec3 va = other_velocity(c->w, c->a, h), vb = other_velocity(c->w, c->b, h);
-    tc_vec3 wa = other_spin(c->a, h), wb = other_spin(c->b, h);
+    tc_vec3 va = velocity_of(c->a), vb = velocity_of(c->b), wa = spin_of(c->a), wb = spin_of(c->b);
+    tc_real W0 = other_loads_share(c->w, c->a, h) + other_loads_share(c->w, c->b, h);
     tc_real W1 = h * (tc_v3_dot(F, tc_v3_sub(va, vb)) + tc_v3_dot(ta, wa) + tc_v3_dot(tb, wb));
     tc_real W2 = h * h * (tc_v3_len2(F) * (ia + ib) + inv_inertia_quad(c->a, ta) + inv_inertia_quad(c->b, tb));
-    tc_real s = 1, L = led->absorbed;
+    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2, > 0
     if (W1 + 0.5 * W2 > L) s = W2 > 0 ? (-W1 + sqrt(W1 * W1 + 2 * W2 * L)) / W2 : (W1 > 0 ? L / W1 : 1);
     s = fmin(1, fmax(0, s));
     led->absorbed = fmax(0, L - (s * W1 + 0.5 * s * s * W2));
