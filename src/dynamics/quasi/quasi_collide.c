@@ -94,10 +94,10 @@ static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
 // the other loads' potential -F_o·x changes by W0 + s W1 + ½ s² W2 when the load (F on A, -F on B,
 // torques ta, tb) is scaled by s (the cross terms cancel): W1 = h F·(v_a - v_b) + h(ta·w_a +
 // tb·w_b), W2 = h²(|F|²/m + τ·I⁻¹τ terms), W0 the other loads' own share (other_loads_share).
-// The ledger holds what the contact has
-// taken from the frames' energy so far, and s ≤ 1 is the largest scale whose change it covers:
-// the frames leave a contact with no more energy than they brought. A resolved contact gives
-// back about what it took and is barely touched; resting contact (v ≈ 0, F = -F_o) costs W0 + ½W2 = 0.
+// The ledger holds what the contact has taken from the frames' energy so far, and s ≤ 1 is the
+// largest scale whose change it covers: the frames leave a contact with no more energy than they
+// brought. A resolved contact gives back about what it took and is barely touched; resting
+// contact (v ≈ 0, F = -F_o) costs W0 + ½W2 = 0.
 static tc_real passivity_scale(const pair_ctx* c, tc_vec3 F, tc_vec3 ta, tc_vec3 tb) {
     tc_quasi_ledger* led = ledger_of(c->qa, c->b->slot);
     if (!led) return 1;
@@ -108,7 +108,7 @@ static tc_real passivity_scale(const pair_ctx* c, tc_vec3 F, tc_vec3 ta, tc_vec3
     tc_real W0 = other_loads_share(c->w, c->a, h) + other_loads_share(c->w, c->b, h);
     tc_real W1 = h * (tc_v3_dot(F, tc_v3_sub(va, vb)) + tc_v3_dot(ta, wa) + tc_v3_dot(tb, wb));
     tc_real W2 = h * h * (tc_v3_len2(F) * (ia + ib) + inv_inertia_quad(c->a, ta) + inv_inertia_quad(c->b, tb));
-    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2, > 0
+    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
     if (W1 + 0.5 * W2 > L) s = W2 > 0 ? (-W1 + sqrt(W1 * W1 + 2 * W2 * L)) / W2 : (W1 > 0 ? L / W1 : 1);
     s = fmin(1, fmax(0, s));
     led->absorbed = fmax(0, L - (s * W1 + 0.5 * s * s * W2));
