@@ -155,6 +155,55 @@ static void test_two_quasi_bodies_exchange_momentum(void** state) {
     tc_world_destroy(w);
 }
 
+// A stiff ball dropped on the ground at one sub-step per 1/60 s: the contact stiffness gives
+// ωh ≈ 3, beyond the explicit update's limit of 2, where the load held over a sub-step would throw
+// the ball back faster than it came. The passivity cap lets no bounce leave with more energy than
+// it met the ground with, and the ball still bounces (it is not held in the layer).
+static void test_coarse_bounce_gains_no_energy(void** state) {
+    (void)state;
+    tc_world_def wd = tc_world_def_default();
+    wd.sub_steps = 1;
+    wd.enable_sleep = false;
+    tc_world* w = tc_world_create(&wd, NULL);
+    assert_non_null(w);
+    add_plane(w, tc_v3(0, 0, 1), 0.2);
+    tc_quasi_body_def d = tc_quasi_body_def_default();
+    d.radius = 0.06;
+    d.sample_count = 1000;
+    d.shear_modulus = 1e6;
+    d.base.pose.p = tc_v3(0, 0, 0.2);
+    d.base.linear_velocity = tc_v3(0.5, 0, -3);
+    tc_body_id ball;
+    tc_error err;
+    assert_int_equal(tc_quasi_body_create(w, &d, &ball, &err), TC_RESULT_OK);
+    tc_real e_before = -1, e_max_after = 0, vz_max = -1e9;
+    int bounces = 0;
+    bool touching = false;
+    for (int i = 0; i < 120; ++i) {
+        assert_int_equal(tc_world_step(w, &err), TC_RESULT_OK);
+        tc_world_stats st = tc_world_get_stats(w);
+        tc_real e = st.kinetic_energy + st.potential_energy;
+        int n = 0;
+        tc_world_get_contacts(w, &n);
+        if (n > 0 && !touching) {
+            bounces++;
+            if (e_before < 0) e_before = e_max_after > 0 ? e_max_after : e;
+        }
+        touching = n > 0;
+        if (e_before < 0) e_max_after = e; // the last energy in free flight before the first touch
+        else if (!touching) {
+            e_max_after = fmax(e_max_after, e);
+            vz_max = fmax(vz_max, tc_body_get_linear_velocity(w, ball).z);
+        }
+    }
+    printf("coarse bounce: %d contacts begun, energy before the first %.4f J, max after %.4f J, max rebound vz %.3f m/s\n",
+           bounces, e_before, e_max_after, vz_max);
+    assert_true(bounces >= 1);
+    assert_true(e_max_after <= e_before * (1 + 1e-9));
+    assert_true(vz_max > 0.5);
+    tc_world_destroy(w);
+}
+
 // Steps the room world: the body never leaves the box |x|, |y| < 0.5, 0 < z < 1, meets at least
 // three walls (contact-normal changes) and never gains more than 5% energy.
 static void check_room(tc_world* w, tc_body_id body, int steps, const char* label) {
@@ -289,6 +338,7 @@ int main(void) {
         cmocka_unit_test_setup(test_press_total_force_equals_load, tc_test_setup_log),
         cmocka_unit_test_setup(test_spinning_ball_curves_to_friction_side, tc_test_setup_log),
         cmocka_unit_test_setup(test_two_quasi_bodies_exchange_momentum, tc_test_setup_log),
+        cmocka_unit_test_setup(test_coarse_bounce_gains_no_energy, tc_test_setup_log),
         cmocka_unit_test_setup(test_room_bounces_stay_inside, tc_test_setup_log),
         cmocka_unit_test_setup(test_shipped_room, tc_test_setup_log),
         cmocka_unit_test_setup(test_bad_defs_are_reported, tc_test_setup_log),

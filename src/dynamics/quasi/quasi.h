@@ -7,6 +7,15 @@
 #include "contact/quasi_contact.h"
 #include "dynamics/rigid/rigid.h"
 
+/// Energy ledger of one contact (this body's patch against one other body, from first load to
+/// the sub-step the patch carries none): the work its layer load has taken out of the frames,
+/// net, which caps the work the load may give back (see quasi_collide.c).
+typedef struct tc_quasi_ledger {
+    int32_t other_slot;
+    int32_t touched;  ///< loaded this sub-step
+    tc_real absorbed; ///< [J], >= 0
+} tc_quasi_ledger;
+
 typedef struct tc_quasi_body {
     int32_t slot;
     tc_pointset cloud;           ///< body frame
@@ -23,6 +32,7 @@ typedef struct tc_quasi_body {
     tc_real* displacement;       ///< per sample [m]
     tc_vec3 force, torque;
     tc_quasi_stats stats;
+    TC_ARRAY(tc_quasi_ledger) ledgers; ///< open contacts, in the order they began
     long lcp_failures; ///< contact solves skipped so far (logged at 1, 10, 100, ...)
 } tc_quasi_body;
 

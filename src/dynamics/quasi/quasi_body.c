@@ -139,6 +139,7 @@ static void free_record(tc_quasi_body* q) {
     if (q->displacement) tc_free(q->displacement, (size_t)n * sizeof(tc_real));
     tc_sphere_tree_destroy(&q->tree);
     tc_pointset_destroy(&q->cloud);
+    tc_array_free(&q->ledgers);
     memset(q, 0, sizeof *q);
 }
 

@@ -62,15 +62,79 @@ static void spread_to_samples(tc_quasi_body* q, const tc_quasi_patch* pt, int i)
     }
 }
 
+// The open ledger of qa's contact with body slot `other` (a new one when the contact begins;
+// NULL if out of memory, which leaves the load uncapped).
+static tc_quasi_ledger* ledger_of(tc_quasi_body* qa, int32_t other) {
+    for (int i = 0; i < qa->ledgers.count; ++i)
+        if (qa->ledgers.data[i].other_slot == other) return &qa->ledgers.data[i];
+    tc_quasi_ledger fresh = {other, 0, 0};
+    return tc_array_push(&qa->ledgers, fresh) ? &qa->ledgers.data[qa->ledgers.count - 1] : NULL;
+}
+
+static tc_vec3 velocity_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->v : tc_v3_zero(); }
+static tc_vec3 spin_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->w : tc_v3_zero(); }
+
+// The energy change -½ h² (|F_o|²/m + τ_o·I⁻¹τ_o) the other loads on a frame (gravity, user forces,
+// the contacts gathered so far: F_o, τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ
+// counted as their potential (constant over the sub-step).
+static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h) {
+    if (!tc_rigid_is_dynamic(b)) return 0;
+    tc_vec3 Fo = tc_v3_madd(b->force, b->mass, w->def.gravity);
+    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(b->torque, tc_mat3_mul_v3(b->inv_inertia_world, b->torque)));
+}
+
+static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
+    return tc_rigid_is_dynamic(b) ? tc_v3_dot(tau, tc_mat3_mul_v3(b->inv_inertia_world, tau)) : 0;
+}
+
+// Passivity cap of the layer load. The load is solved at the sub-step's start pose and held for
+// the whole sub-step (symplectic Euler), so a contact spanning few sub-steps (ωh near 2) takes
+// too little energy out on the way in and gives too much back on the way out (docs/quasi.md).
+// In the explicit update (v' = v + h(F_o + sF)/m, x' = x + h v') the frames' kinetic energy plus
+// the other loads' potential -F_o·x changes by W0 + s W1 + ½ s² W2 when the load (F on A, -F on B,
+// torques ta, tb) is scaled by s (the cross terms cancel): W1 = h F·(v_a - v_b) + h(ta·w_a +
+// tb·w_b), W2 = h²(|F|²/m + τ·I⁻¹τ terms), W0 the other loads' own share (other_loads_share).
+// The ledger holds what the contact has taken from the frames' energy so far, and s ≤ 1 is the
+// largest scale whose change it covers: the frames leave a contact with no more energy than they
+// brought. A resolved contact gives back about what it took and is barely touched; resting
+// contact (v ≈ 0, F = -F_o) costs W0 + ½W2 = 0.
+static tc_real passivity_scale(const pair_ctx* c, tc_vec3 F, tc_vec3 ta, tc_vec3 tb) {
+    tc_quasi_ledger* led = ledger_of(c->qa, c->b->slot);
+    if (!led) return 1;
+    led->touched = 1;
+    tc_real h = c->h;
+    tc_real ia = tc_rigid_is_dynamic(c->a) ? c->a->inv_mass : 0, ib = tc_rigid_is_dynamic(c->b) ? c->b->inv_mass : 0;
+    tc_vec3 va = velocity_of(c->a), vb = velocity_of(c->b), wa = spin_of(c->a), wb = spin_of(c->b);
+    tc_real W0 = other_loads_share(c->w, c->a, h) + other_loads_share(c->w, c->b, h);
+    tc_real W1 = h * (tc_v3_dot(F, tc_v3_sub(va, vb)) + tc_v3_dot(ta, wa) + tc_v3_dot(tb, wb));
+    tc_real W2 = h * h * (tc_v3_len2(F) * (ia + ib) + inv_inertia_quad(c->a, ta) + inv_inertia_quad(c->b, tb));
+    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
+    if (W1 + 0.5 * W2 > L) s = W2 > 0 ? (-W1 + sqrt(W1 * W1 + 2 * W2 * L)) / W2 : (W1 > 0 ? L / W1 : 1);
+    s = fmin(1, fmax(0, s));
+    led->absorbed = fmax(0, L - (s * W1 + 0.5 * s * s * W2));
+    return s;
+}
+
 // Normal traction, layer damping and Coulomb friction of every node; applied to both frames.
 static void apply_patch(const pair_ctx* c, const tc_quasi_patch* pt) {
     tc_real mu = sqrt(c->a->material.friction * c->b->material.friction);
     tc_vec3 F = tc_v3_zero(), Ft = tc_v3_zero(), centroid = tc_v3_zero(), navg = tc_v3_zero();
     tc_vec3 tau_a = tc_v3_zero(), tau_b = tc_v3_zero();
     tc_real load = 0, min_s0 = 0;
+    tc_vec3 Fe = tc_v3_zero(), tea = tc_v3_zero(), teb = tc_v3_zero(); // the layer load alone
+    for (int i = 0; i < pt->nodes.count; ++i) {
+        tc_real p = pt->pressure.data[i];
+        if (p <= 0) continue;
+        tc_vec3 q = pt->points.data[i], f = tc_v3_scale(pt->normals.data[i], p * pt->area.data[i] * c->scale);
+        Fe = tc_v3_add(Fe, f);
+        tea = tc_v3_add(tea, tc_v3_cross(tc_v3_sub(q, c->a->com), f));
+        teb = tc_v3_sub(teb, tc_v3_cross(tc_v3_sub(q, c->b->com), f));
+    }
+    if (tc_v3_len2(Fe) <= 0 && tc_v3_len2(tea) <= 0) return;
+    tc_real cap = passivity_scale(c, Fe, tea, teb);
     for (int i = 0; i < pt->nodes.count; ++i) {
         min_s0 = fmin(min_s0, pt->s0.data[i]);
-        tc_real p = pt->pressure.data[i];
+        tc_real p = cap * pt->pressure.data[i];
         if (p <= 0) continue;
         spread_to_samples(c->qa, pt, i);
         tc_vec3 q = pt->points.data[i], n = pt->normals.data[i];
@@ -99,9 +163,9 @@ static void apply_patch(const pair_ctx* c, const tc_quasi_patch* pt) {
         tc_vec3 t = tc_v3_scale(Ft, 1 / ft_len);
         tc_vec3 vrel = tc_v3_sub(tc_rigid_velocity_at(c->a, centroid), tc_rigid_velocity_at(c->b, centroid));
         tc_real inv_m = inv_mass_along(c->a, centroid, t) + inv_mass_along(c->b, centroid, t);
-        tc_real cap = inv_m > 0 ? fabs(tc_v3_dot(vrel, t)) / (inv_m * c->h) : ft_len;
-        if (ft_len > cap) {
-            tc_vec3 cut = tc_v3_scale(Ft, cap / ft_len - 1); // the friction removed
+        tc_real stop = inv_m > 0 ? fabs(tc_v3_dot(vrel, t)) / (inv_m * c->h) : ft_len;
+        if (ft_len > stop) {
+            tc_vec3 cut = tc_v3_scale(Ft, stop / ft_len - 1); // the friction removed
             F = tc_v3_add(F, cut);
             tau_a = tc_v3_add(tau_a, tc_v3_cross(tc_v3_sub(centroid, c->a->com), cut));
             tau_b = tc_v3_sub(tau_b, tc_v3_cross(tc_v3_sub(centroid, c->b->com), cut));
@@ -193,11 +257,20 @@ static void collide_quasi_pair(tc_world* w, tc_quasi_body* qa, tc_quasi_body* qb
     solve_and_apply(&ba, &s->patch_back, &qa->response, mls_sdf, &side_a);
 }
 
+// A contact that carried no load this sub-step has ended: its ledger goes (order kept).
+static void close_ended_contacts(tc_quasi_body* q) {
+    int kept = 0;
+    for (int k = 0; k < q->ledgers.count; ++k)
+        if (q->ledgers.data[k].touched) q->ledgers.data[kept++] = q->ledgers.data[k];
+    q->ledgers.count = kept;
+}
+
 void tc_quasi_collide_all(tc_world* w, tc_real h) {
     tc_quasi_store* s = tc_quasi_store_of(w);
     tc_rigid_store* rs = tc_rigid_store_of(w);
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_quasi_body* q = &s->bodies.data[i];
+        for (int k = 0; k < q->ledgers.count; ++k) q->ledgers.data[k].touched = 0;
         memset(q->traction, 0, (size_t)q->cloud.count * sizeof(tc_real));
         memset(q->displacement, 0, (size_t)q->cloud.count * sizeof(tc_real));
         q->force = q->torque = tc_v3_zero();
@@ -216,4 +289,5 @@ void tc_quasi_collide_all(tc_world* w, tc_real h) {
             if (tc_aabb_overlap(box, quasi_box(w, qb))) collide_quasi_pair(w, qa, qb, h);
         }
     }
+    for (int i = 0; i < s->bodies.count; ++i) close_ended_contacts(&s->bodies.data[i]);
 }

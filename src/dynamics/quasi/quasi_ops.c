@@ -58,7 +58,10 @@ static tc_real contact_mass(const tc_world* w, int i, int k) {
 
 static tc_material material(const tc_world* w, int i) { return rigid(w, i)->material; }
 
-// Kinetic + gravitational energy of the frame plus the layer's elastic energy ½ Σ p a u.
+// Kinetic + gravitational energy of the frame plus the layer's elastic energy ½ Σ p a u, counted
+// only up to the kinetic energy its open contacts have taken from the frames: the passivity cap
+// (quasi_collide.c) gives back no more than that, so the rest (a deeper overlap than the frames
+// paid for, reached within one coarse sub-step) never becomes motion.
 static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
     const tc_rigid_body* b = rigid(w, i);
     const tc_quasi_body* q = tc_quasi_record(w, i);
@@ -67,6 +70,9 @@ static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
     *ke = 0.5 * b->mass * tc_v3_len2(b->v) + 0.5 * tc_v3_dot(b->w, tc_mat3_mul_v3(Iw, b->w));
     tc_real elastic = 0;
     for (int k = 0; k < q->cloud.count; ++k) elastic += 0.5 * q->traction[k] * q->areas[k] * q->displacement[k];
+    tc_real absorbed = 0;
+    for (int k = 0; k < q->ledgers.count; ++k) absorbed += q->ledgers.data[k].absorbed;
+    elastic = fmin(elastic, absorbed);
     *pe = -b->mass * tc_v3_dot(w->def.gravity, b->com) + elastic;
 }
 
@@ -157,6 +163,11 @@ static void write_state(const tc_world* w, struct tc_state_writer* out) {
         tc_state_write_vec3(out, q->force);
         tc_state_write_vec3(out, q->torque);
         write_stats(out, &q->stats);
+        tc_state_write_i64(out, q->ledgers.count);
+        for (int k = 0; k < q->ledgers.count; ++k) {
+            tc_state_write_i64(out, q->ledgers.data[k].other_slot);
+            tc_state_write_real(out, q->ledgers.data[k].absorbed);
+        }
     }
 }
 
@@ -171,6 +182,13 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
         q->force = tc_state_read_vec3(in);
         q->torque = tc_state_read_vec3(in);
         read_stats(in, &q->stats);
+        int open = (int)tc_state_read_count(in, 0, INT_MAX);
+        tc_array_clear(&q->ledgers);
+        for (int k = 0; k < open && !in->failed; ++k) {
+            tc_quasi_ledger led = {(int32_t)tc_state_read_count(in, 0, INT_MAX), 1, 0};
+            led.absorbed = tc_state_read_real(in);
+            if (!tc_array_push(&q->ledgers, led)) return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, file, "quasi", "out of memory");
+        }
     }
     return in->failed ? tc_error_set(e, TC_RESULT_PARSE, file, "quasi", "truncated quasi-rigid state") : TC_RESULT_OK;
 }
