@@ -25,6 +25,10 @@ static tc_result read_nodes(tc_tetmesh* m, const char* path, int* first, tc_erro
         return tc_error_set(error, TC_RESULT_PARSE, path, "", "line %d: expected '<count> 3 ...' header", line);
     }
     m->nodes = tc_alloc(sizeof(tc_vec3) * (size_t)n);
+    if (!m->nodes) {
+        fclose(fp);
+        return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, path, "", "line %d: no memory for %d nodes", line, n);
+    }
     m->node_count = n;
     for (int i = 0; i < n && rc == TC_RESULT_OK; ++i) {
         int id = 0;
@@ -51,6 +55,10 @@ static tc_result read_tets(tc_tetmesh* m, const char* path, int first, tc_error*
         return tc_error_set(error, TC_RESULT_PARSE, path, "", "line %d: expected '<count> 4 ...' header (linear tets)", line);
     }
     m->tets = tc_alloc(sizeof(int[4]) * (size_t)n);
+    if (!m->tets) {
+        fclose(fp);
+        return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, path, "", "line %d: no memory for %d tets", line, n);
+    }
     m->tet_count = n;
     for (int t = 0; t < n && rc == TC_RESULT_OK; ++t) {
         int id, q[4];
@@ -58,7 +66,13 @@ static tc_result read_tets(tc_tetmesh* m, const char* path, int first, tc_error*
             rc = tc_error_set(error, TC_RESULT_PARSE, path, "", "line %d: expected '<id> n0 n1 n2 n3'", line);
             break;
         }
-        for (int v = 0; v < 4; ++v) m->tets[t][v] = q[v] - first;
+        for (int v = 0; v < 4 && rc == TC_RESULT_OK; ++v) {
+            long long k = (long long)q[v] - first; // checked in the files' own numbering, naming the line
+            if (k < 0 || k >= m->node_count)
+                rc = tc_error_set(error, TC_RESULT_OUT_OF_RANGE, path, "", "line %d: node %d out of range (the .node file numbers %lld to %lld)", line,
+                                  q[v], (long long)first, (long long)first + m->node_count - 1);
+            else m->tets[t][v] = (int)k;
+        }
     }
     fclose(fp);
     return rc;

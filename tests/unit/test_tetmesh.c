@@ -76,6 +76,11 @@ static void test_read_tetgen(void** state) {
     write_file("tet_io_test.ele", "1 4 0\n1 1 2 x 4\n");
     assert_int_equal(tc_tetmesh_read_tetgen(&m, "tet_io_test", &err), TC_RESULT_PARSE);
     assert_non_null(strstr(err.message, "line 2"));
+    write_file("tet_io_test.ele", "# tets\n1 4 0\n1 1 2 3 5\n"); // the file's own numbering in the message
+    assert_int_equal(tc_tetmesh_read_tetgen(&m, "tet_io_test", &err), TC_RESULT_OUT_OF_RANGE);
+    assert_non_null(strstr(err.message, "line 3: node 5 out of range (the .node file numbers 1 to 4)"));
+    write_file("tet_io_test.ele", "1 4 0\n1 -2147483648 2 3 4\n"); // no overflow
+    assert_int_equal(tc_tetmesh_read_tetgen(&m, "tet_io_test", &err), TC_RESULT_OUT_OF_RANGE);
     assert_int_equal(tc_tetmesh_read_tetgen(&m, "no_such_mesh", &err), TC_RESULT_IO);
     remove("tet_io_test.node");
     remove("tet_io_test.ele");
