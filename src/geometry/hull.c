@@ -156,6 +156,20 @@ static bool build_vertex_incidence(tc_hull* h) {
     return true;
 }
 
+// A sliver (thinnest width below 1e-6 of the size: e.g. three points a micrometre apart and a
+// fourth a kilometre away) has face normals that rounding decides; the narrowphase could return a
+// zero normal for it (found by fuzz_hull). Its width across each face is the face's offset minus
+// the lowest vertex along the face normal.
+static bool thick_enough(const tc_hull* h) {
+    tc_real thinnest = 1e300;
+    for (int f = 0; f < h->face_count; ++f) {
+        tc_real low = 1e300;
+        for (int v = 0; v < h->vertex_count; ++v) low = fmin(low, tc_v3_dot(h->face_normals[f], h->vertices[v]));
+        thinnest = fmin(thinnest, h->face_offsets[f] - low);
+    }
+    return thinnest > 1e-6 * h->extent;
+}
+
 static bool build_planes_and_centroid(tc_hull* h) {
     for (int f = 0; f < h->face_count; ++f) {
         int s = h->face_start[f], n = h->face_start[f + 1] - s;
@@ -173,7 +187,7 @@ static bool build_planes_and_centroid(tc_hull* h) {
     h->centroid = m.center;
     h->extent = 0;
     for (int v = 0; v < h->vertex_count; ++v) h->extent = fmax(h->extent, tc_v3_dist(h->vertices[v], h->centroid));
-    return true;
+    return thick_enough(h);
 }
 
 tc_hull* tc_hull_from_faces(const tc_vec3* vertices, int vertex_count, const int* loop_start, const int* loops, int face_count) {
