@@ -159,12 +159,12 @@ static bool build_vertex_incidence(tc_hull* h) {
 // A sliver (thinnest width below 1e-6 of the size: e.g. three points a micrometre apart and a
 // fourth a kilometre away) has face normals that rounding decides; the narrowphase could return a
 // zero normal for it (found by fuzz_hull). Its width across each face is the face's offset minus
-// the lowest vertex along the face normal.
+// the lowest vertex along the face normal (the support along its reverse).
 static bool thick_enough(const tc_hull* h) {
     tc_real thinnest = 1e300;
     for (int f = 0; f < h->face_count; ++f) {
-        tc_real low = 1e300;
-        for (int v = 0; v < h->vertex_count; ++v) low = fmin(low, tc_v3_dot(h->face_normals[f], h->vertices[v]));
+        tc_vec3 n = h->face_normals[f];
+        tc_real low = tc_v3_dot(n, h->vertices[tc_hull_support_index(h, tc_v3_scale(n, -1))]);
         thinnest = fmin(thinnest, h->face_offsets[f] - low);
     }
     return thinnest > 1e-6 * h->extent;
