@@ -122,6 +122,42 @@ static void test_mls_tiled_fits_match_direct_fits(void** state) {
     tc_free(x, Q * sizeof(tc_vec3));
 }
 
+// The weights are cut off at TC_SURFEL_CUTOFF h: a surfel just beyond leaves the fit at x
+// untouched, one just inside moves it. Far off the surface (fewer than 8 surfels within the
+// cut-off) a fit takes the surfels within the reach, 3h, and fails beyond it.
+static tc_real plane_fit_with_extra(tc_real extra_dist, tc_vec3 x, bool* ok) {
+    enum { M = 21 };
+    tc_vec3 s[M * M + 1], n[M * M + 1];
+    tc_real spacing = 0.01, h = 1.5 * spacing;
+    int count = 0;
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < M; ++j) s[count] = tc_v3((i - M / 2) * spacing, (j - M / 2) * spacing, 0), n[count++] = tc_v3(0, 0, 1);
+    if (extra_dist > 0) s[count] = tc_v3_madd(x, extra_dist * h, tc_v3(0.6, 0, 0.8)), n[count++] = tc_v3(0, 0, 1);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, count, h));
+    tc_surfel_fit fit;
+    *ok = tc_surfel_surface_fit(&S, x, &fit);
+    tc_surfel_surface_free(&S);
+    return fit.f;
+}
+
+static void test_mls_cutoff_and_reach(void** state) {
+    (void)state;
+    tc_real h = 0.015;
+    bool ok;
+    tc_vec3 x = tc_v3(0.003, 0.002, 0);
+    tc_real plain = plane_fit_with_extra(0, x, &ok);
+    assert_true(ok);
+    assert_near(plain, 0, 1e-12);
+    assert_true(plane_fit_with_extra(TC_SURFEL_CUTOFF * 1.02, x, &ok) == plain);
+    assert_true(fabs(plane_fit_with_extra(TC_SURFEL_CUTOFF * 0.98, x, &ok) - plain) > 1e-6 * h);
+    // 2.5h above the plane: no surfel within 2h, the fit of those within 3h is the plane's.
+    assert_near(plane_fit_with_extra(0, tc_v3(0.003, 0.002, 2.5 * h), &ok), 2.5 * h, 1e-9);
+    assert_true(ok);
+    plane_fit_with_extra(0, tc_v3(0.003, 0.002, (TC_SURFEL_REACH + 0.02) * h), &ok);
+    assert_false(ok);
+}
+
 // Two wide slabs, A below B, overlapping by delta in z (the faces act as half-spaces near the centre).
 typedef struct slab_pair { tc_points_body *A, *B; tc_real top_a, bottom_b; } slab_pair;
 
@@ -577,6 +613,7 @@ int main(void) {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_sphere_projection_inside_and_normals, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_tiled_fits_match_direct_fits, tc_test_setup_log),
+        cmocka_unit_test_setup(test_mls_cutoff_and_reach, tc_test_setup_log),
         cmocka_unit_test_setup(test_equal_stiffness_contact_surface_is_midway, tc_test_setup_log),
         cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
