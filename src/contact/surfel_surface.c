@@ -124,9 +124,13 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 }
 
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
+    return tc_point_grid_nearest_from(g, p, x, 0.5 * g->cell, max_r);
+}
+
+int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells; each row of
     // cells is one contiguous run of items.
-    for (tc_real r = fmin(0.5 * g->cell, max_r);; r = fmin(2 * r, max_r)) {
+    for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
