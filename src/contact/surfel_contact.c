@@ -510,12 +510,19 @@ static bool within_phyxels(const tc_points_body* b, tc_vec3 x) {
 // Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
 // nearest surfel p (within DEEP_REACH h), which the model below stands for: the plane through
 // p facing away from x, f = -|p - x| at x (its projection is p). *nearest = -1 when none.
+// hint: a surfel of b (the previous deep candidate's nearest, or -1); the nearest is within
+// |x - hint| of x, so one search of that radius finds it (the same surfel as growing balls).
 #define DEEP_REACH 10
-static bool deep_inside(const tc_points_body* b, tc_vec3 x, tc_surfel_fit* model) {
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, tc_surfel_fit* model) {
     if (!within_phyxels(b, x)) return false;
-    tc_real h = b->surface.h; // (no surfel within the reach: the search starts beyond it)
-    int p = tc_point_grid_nearest_from(&b->surface.grid, b->s, x, 1.5 * TC_SURFEL_REACH * h, DEEP_REACH * h);
+    tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
+    if (*hint >= 0) {
+        tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
+        if (r < r_max) r0 = r_max = r;
+    }
+    int p = tc_point_grid_nearest_from(&b->surface.grid, b->s, x, r0, r_max);
     if (p < 0) { model->f = 1e300; return true; }
+    *hint = p;
     tc_vec3 d = tc_v3_sub(b->s[p], x);
     tc_real len = tc_v3_len(d);
     if (tc_v3_dot(d, b->n[p]) <= 0 || !(len > 0)) return false; // in front of the surface there
@@ -539,7 +546,7 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x, tc_surfel_fit* model
 // fit would have decided: the classification is the exact one (test_surfel_contact.c).
 enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
 #define CLASS_LIP 1.5
-#define CLASS_BOUND_MARGIN 0.1 // of h: the truncation steps of the 3h ball and the 8-surfel quadratic switch
+#define CLASS_BOUND_MARGIN 0.1 // of h: the steps of the 2h truncation, the widening to 3h and the 8-surfel quadratic switch
 
 typedef struct side_class {
     int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
@@ -548,6 +555,7 @@ typedef struct side_class {
     uint8_t* state;     ///< per slot: CLASS_*
     tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
+    int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int ns, cap;
 } side_class;
 
@@ -595,7 +603,7 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 // nearest surfel, or hidden without a sample when none is near) or outside.
 static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y) {
     tc_surfel_fit* fo = &c->fit[slot];
-    if (!deep_inside(other, y, fo)) return;
+    if (!deep_inside(other, y, &c->deep_hint, fo)) return;
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
@@ -639,6 +647,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
+    c->deep_hint = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
     for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
