@@ -43,7 +43,7 @@ static tc_aabb body_aabb(const tc_world* w, int i) { return tc_aabb_inflate(body
 
 static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* n) {
     const tc_points_body* b = body(w, i);
-    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, 3 * b->surface.h), p)) return 1e300;
+    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, TC_SURFEL_REACH * b->surface.h), p)) return 1e300;
     tc_vec3 nn;
     tc_real f = tc_surfel_surface_eval(&b->surface, p, &nn);
     if (f >= 1e299) return 1e300;
