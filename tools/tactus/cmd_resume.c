@@ -1,6 +1,7 @@
 // tactus resume: continues a run from a checkpoint written by `tactus run --checkpoint-every`.
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 // realpath
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,7 +16,8 @@ static void resume_usage(FILE* f) {
                "thread count). Frames and metrics continue in the original output directory.\n\n"
                "  --steps N             run until step N (counted from the start) instead; N must be\n"
                "                        after the checkpoint's step\n"
-               "  --out DIR             write the outputs to DIR instead\n"
+               "  --out DIR             write the new outputs to DIR instead (its .pvd lists the\n"
+               "                        earlier frames where they are, by absolute path)\n"
                "  --checkpoint-every N  change the checkpoint interval\n"
                "  --hash                print the hash of the final state as 16 hex digits\n");
 }
@@ -58,6 +60,33 @@ static int parse_args(int argc, char** argv, resume_options* o) {
     return -1;
 }
 
+// With --out elsewhere the new directory's .pvd lists the earlier frames by their absolute
+// paths (they stay where the interrupted run wrote them); when that directory is gone, it lists
+// the resumed frames only. False when out of memory.
+static bool rebase_frames(run_state* s, const char* new_dir) {
+    char* old_abs = realpath(s->dir, NULL);
+    char* new_abs = realpath(new_dir, NULL);
+    bool same = old_abs && new_abs && strcmp(old_abs, new_abs) == 0, ok = true;
+    if (!old_abs && s->frame_count > 0) {
+        fprintf(stderr, "tactus resume: %s (the earlier frames) not found: %s lists the resumed frames only\n", s->dir, new_dir);
+        for (int i = 0; i < s->frame_count; ++i) free(s->frames[i]);
+        s->frame_count = 0;
+    }
+    for (int i = 0; old_abs && !same && i < s->frame_count && ok; ++i) {
+        if (s->frames[i][0] == '/') continue;
+        size_t n = strlen(old_abs) + strlen(s->frames[i]) + 2;
+        char* path = malloc(n);
+        ok = path != NULL;
+        if (!ok) break;
+        snprintf(path, n, "%s/%s", old_abs, s->frames[i]);
+        free(s->frames[i]);
+        s->frames[i] = path;
+    }
+    free(old_abs);
+    free(new_abs);
+    return ok;
+}
+
 int tactus_cmd_resume(int argc, char** argv) {
     resume_options o;
     int rc = parse_args(argc, argv, &o);
@@ -76,6 +105,11 @@ int tactus_cmd_resume(int argc, char** argv) {
     tc_checkpoint_free_extra(blob, blob_size);
     if (!ok) {
         fprintf(stderr, "%s: run: the checkpoint was not written by tactus run\n", o.checkpoint);
+        run_state_free(&s);
+        return 1;
+    }
+    if (o.out && (!cli_make_dirs(o.out) || !rebase_frames(&s, o.out))) {
+        fprintf(stderr, "tactus resume: cannot prepare the output directory %s\n", o.out);
         run_state_free(&s);
         return 1;
     }
