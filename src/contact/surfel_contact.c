@@ -27,14 +27,16 @@ typedef struct segment_ctx {
     tc_vec3 from, to;                 ///< self's surfel, its projection on other
     bool from_is_a;                   ///< the segment starts on A
     tc_real last_t, last_fa, last_fb; ///< the latest evaluation, reused for the inside test
+    bool last_modelled;               ///< an f of the latest evaluation came from the linear model
 } segment_ctx;
 
 // f of A or B at x(t); beyond the body's MLS reach (a segment longer than 3h) the linear
 // model along the segment, which the seed was classified with: 0 at the body's own end,
-// -len at the other end.
-static tc_real segment_f(const segment_ctx* s, bool of_a, tc_real t, tc_vec3 x) {
+// -len at the other end (it only guides Brent there: a root where it was used is no sample).
+static tc_real segment_f(segment_ctx* s, bool of_a, tc_real t, tc_vec3 x) {
     tc_real f = eval_f(of_a ? s->A : s->B, x, NULL);
     if (f < 1e299) return f;
+    s->last_modelled = true;
     tc_real len = tc_v3_dist(s->from, s->to);
     return of_a == s->from_is_a ? -t * len : -(1 - t) * len;
 }
@@ -43,6 +45,7 @@ static tc_real segment_g(tc_real t, void* ctx) {
     segment_ctx* s = ctx;
     tc_vec3 x = tc_v3_lerp(s->from, s->to, t);
     s->last_t = t;
+    s->last_modelled = false;
     s->last_fa = segment_f(s, true, t, x);
     s->last_fb = segment_f(s, false, t, x);
     return s->A->mat.youngs * s->last_fa - s->B->mat.youngs * s->last_fb;
@@ -79,7 +82,7 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     tc_real len = tc_v3_dist(s, proj);
     if (len < 1e-12) { *out = s; return true; }
     bool self_is_a = self == A;
-    segment_ctx ctx = {A, B, s, proj, self_is_a, -1, 0, 0};
+    segment_ctx ctx = {A, B, s, proj, self_is_a, -1, 0, 0, false};
     tc_real fs_self = segment_f(&ctx, self_is_a, 0, s), fp_self = segment_f(&ctx, self_is_a, 1, proj);
     tc_real e_self = self->mat.youngs, e_other = other->mat.youngs, sign = self_is_a ? 1 : -1;
     tc_real g0 = sign * (e_self * fs_self - e_other * f), g1 = sign * (e_self * fp_self - e_other * f_proj);
@@ -87,6 +90,7 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     if (!tc_brent_known(segment_g, &ctx, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
     *out = tc_v3_lerp(s, proj, t);
     if (ctx.last_t != t) segment_g(t, &ctx);
+    if (ctx.last_modelled) return false; // beyond a surface's reach: F is not defined there
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     return ctx.last_fa <= tol && ctx.last_fb <= tol;
 }

@@ -33,7 +33,7 @@ bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 
 
 /// The MLS weights exp(-r^2/h^2) are truncated at TC_SURFEL_CUTOFF h (about 28 neighbours at
 /// h = 1.5 spacing, within the 10-30 of ALGORITHMS.md 8.1); where fewer than 8 surfels lie that
-/// close (more than ~1.3h off the surface) a fit takes those within TC_SURFEL_REACH h instead,
+/// close (more than ~1.7h off a flat surface) a fit takes those within TC_SURFEL_REACH h instead,
 /// and f is undefined beyond the reach.
 #define TC_SURFEL_CUTOFF 2.0
 #define TC_SURFEL_REACH 3.0

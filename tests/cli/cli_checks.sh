@@ -124,15 +124,20 @@ checkpoint_resume)
         || fail "resumed metrics.csv differs"
     cmp -s "$work/a/frame_000015.vtp" "$work/b/frame_000015.vtp" || fail "resumed frame 15 differs"
     diff "$work/a/events.pvd" "$work/b/events.pvd" > /dev/null || fail "resumed .pvd differs"
-    # resumed into another directory: its .pvd lists every frame where it is (the earlier
-    # ones stay in b/), as many as the uninterrupted run's
-    "$tactus" resume "$work/step90.tcck" --steps 150 --out "$work/c" > /dev/null
-    frames=$(grep -o 'file="[^"]*"' "$work/c/events.pvd" | sed 's/file="//; s/"$//')
-    [ "$(echo "$frames" | wc -l)" -eq "$(grep -c 'file=' "$work/a/events.pvd")" ] || fail "resumed --out .pvd lists $(echo "$frames" | wc -l) frames"
-    for f in $frames; do
+    # resumed into another directory, from another working directory: its .pvd lists every
+    # frame where it is (the earlier ones stay in b/), as many as the uninterrupted run's; its
+    # checkpoints go there, and b/'s checkpoint is left alone
+    before=$(cksum < "$work/b/checkpoint.tcck")
+    (cd / && "$tactus" resume "$work/step90.tcck" --steps 150 --out "$work/c" > /dev/null) || fail "resume --out failed"
+    [ "$(cksum < "$work/b/checkpoint.tcck")" = "$before" ] || fail "resume --out rewrote the original checkpoint"
+    [ -f "$work/c/checkpoint.tcck" ] || fail "resume --out wrote no checkpoint in its directory"
+    grep -o 'file="[^"]*"' "$work/c/events.pvd" | sed 's/^file="//; s/"$//' > "$work/c_frames.txt"
+    [ "$(wc -l < "$work/c_frames.txt")" -eq "$(grep -c 'file=' "$work/a/events.pvd")" ] ||
+        fail "resumed --out .pvd lists $(wc -l < "$work/c_frames.txt") frames"
+    while read -r f; do
         case "$f" in /*) p=$f ;; *) p=$work/c/$f ;; esac
         [ -f "$p" ] || fail "resumed --out .pvd lists a missing frame $f"
-    done
+    done < "$work/c_frames.txt"
     # a damaged checkpoint is refused with a message naming the file
     head -c 300 "$work/b/checkpoint.tcck" > "$work/cut.tcck"
     if "$tactus" resume "$work/cut.tcck" 2> "$work/err.txt"; then fail "truncated checkpoint accepted"; fi

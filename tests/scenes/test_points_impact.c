@@ -34,7 +34,7 @@ static void test_head_on_impact_does_not_pass_through(void** state) {
     tc_real closing_after = tc_body_get_linear_velocity(w, ids[1]).z - tc_body_get_linear_velocity(w, ids[0]).z;
     print_message("closest centre distance %.4f m (touching at 0.1), separating at %.2f m/s (closing at 6), momentum drift %.2g\n",
                   closest, closing_after, worst_momentum / (3 * m));
-    assert_true(closest > 0.02);            // never crossed: b stays above a
+    assert_true(closest > 0.04);            // never crossed (b stays above a), at most 6 cm of overlap
     assert_true(tc_body_get_center_of_mass(w, ids[1]).z - tc_body_get_center_of_mass(w, ids[0]).z > 0.1); // apart again
     assert_true(closing_after > 0.3 * 6);   // they bounced
     assert_true(worst_momentum < 1e-9 * 3 * m);
