@@ -46,23 +46,45 @@ typedef struct pair_ctx {
     tc_real h;
 } pair_ctx;
 
-// One patch's load before the passivity cap — elastic pressure, layer damping and friction
-// together, times the estimate's share — and what its contact record reports.
-typedef struct patch_load {
-    tc_vec3 force;              // on the patch's side A (B takes -force)
-    tc_vec3 torque_a, torque_b; // about each frame's centre of mass
-    tc_vec3 friction;           // the friction part of force
-    tc_vec3 centroid;           // of the pressure
-    tc_vec3 normal;             // mean push direction on A (B's outward normal)
-    tc_real load;               // Σ p a times the share [N]
-    tc_real min_s0;             // the deepest undeformed overlap [m]
-} patch_load;
-
-// The load a pair exchanges in one sub-step: force on its first frame (the second takes -force)
-// and the torques on both.
+// A load two frames exchange in one sub-step: the force on the first (the second takes -force)
+// and the torques on both, about their centres of mass.
 typedef struct pair_wrench {
     tc_vec3 force, torque_a, torque_b;
 } pair_wrench;
+
+static pair_wrench wrench_add(pair_wrench x, pair_wrench y) {
+    pair_wrench r = {tc_v3_add(x.force, y.force), tc_v3_add(x.torque_a, y.torque_a), tc_v3_add(x.torque_b, y.torque_b)};
+    return r;
+}
+
+static pair_wrench wrench_scale(pair_wrench x, tc_real s) {
+    pair_wrench r = {tc_v3_scale(x.force, s), tc_v3_scale(x.torque_a, s), tc_v3_scale(x.torque_b, s)};
+    return r;
+}
+
+// The same load seen from the second frame.
+static pair_wrench wrench_swap(pair_wrench x) {
+    pair_wrench r = {tc_v3_neg(x.force), x.torque_b, x.torque_a};
+    return r;
+}
+
+// The wrench of force f at world point q on frame a (b takes -f).
+static pair_wrench wrench_at(const tc_rigid_body* a, const tc_rigid_body* b, tc_vec3 q, tc_vec3 f) {
+    pair_wrench r = {f, tc_v3_cross(tc_v3_sub(q, a->com), f), tc_v3_cross(tc_v3_sub(q, b->com), tc_v3_neg(f))};
+    return r;
+}
+
+// One patch's load before the passivity cap, times the estimate's share, on the patch's side A,
+// and what its contact record reports.
+typedef struct patch_load {
+    pair_wrench total;   // elastic pressure, layer damping and friction
+    pair_wrench elastic; // the pressure alone
+    tc_vec3 friction;    // the friction part of total.force
+    tc_vec3 centroid;    // of the pressure
+    tc_vec3 normal;      // mean push direction on A (B's outward normal)
+    tc_real load;        // Σ p a times the share [N]
+    tc_real min_s0;      // the deepest undeformed overlap [m]
+} patch_load;
 
 static void spread_to_samples(tc_quasi_body* q, const tc_quasi_patch* pt, int i) {
     if (pt->level == 0) {
@@ -115,6 +137,24 @@ static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
     return tc_rigid_is_dynamic(b) ? tc_v3_dot(tau, tc_mat3_mul_v3(b->inv_inertia_world, tau)) : 0;
 }
 
+// The change W0 + s W1 + ½ s² W2 of the frames' energy the load G scaled by s makes in the explicit
+// update (see passivity_scale).
+typedef struct energy_change {
+    tc_real W0, W1, W2;
+} energy_change;
+
+static energy_change energy_change_of(const tc_world* w, const tc_rigid_body* a, const tc_rigid_body* b, tc_real h, pair_wrench G) {
+    tc_real ia = tc_rigid_is_dynamic(a) ? a->inv_mass : 0, ib = tc_rigid_is_dynamic(b) ? b->inv_mass : 0;
+    tc_vec3 dv = tc_v3_sub(velocity_with_gathered(a, h), velocity_with_gathered(b, h));
+    energy_change e;
+    e.W0 = other_loads_share(w, a, h) + other_loads_share(w, b, h);
+    e.W1 = h * (tc_v3_dot(G.force, dv) + tc_v3_dot(G.torque_a, spin_with_gathered(a, h)) + tc_v3_dot(G.torque_b, spin_with_gathered(b, h)));
+    e.W2 = h * h * (tc_v3_len2(G.force) * (ia + ib) + inv_inertia_quad(a, G.torque_a) + inv_inertia_quad(b, G.torque_b));
+    return e;
+}
+
+static tc_real energy_at(energy_change e, tc_real s) { return e.W0 + s * e.W1 + 0.5 * s * s * e.W2; }
+
 // Passivity cap of a pair's whole load (pressure, layer damping, friction). The load is solved at
 // the sub-step's start pose and velocities and held for the whole sub-step (symplectic Euler), so a
 // contact spanning few sub-steps (ωh near 2) takes too little energy out on the way in and gives
@@ -128,22 +168,20 @@ static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
 // after C, W2 = h²(|G|²/m + τ·I⁻¹τ terms), W0 the external loads' own share (other_loads_share).
 // The ledger holds what the contact has taken from the frames' energy so far, and s ≤ 1 is the
 // largest scale whose change it covers: the frames leave a contact with no more energy than they
-// brought. A resolved contact gives back about what it took and is barely touched; resting
-// contact (v ≈ 0, G = -F_o) costs W0 + ½W2 = 0.
+// brought. The ledger is credited only with what the pressure alone would have taken (E, the
+// elastic part of G): what damping and friction take is gone, not stored to be given back. A
+// resolved contact gives back about what it took and is barely touched; resting contact
+// (v ≈ 0, G = -F_o) costs W0 + ½W2 = 0.
 static tc_real passivity_scale(const tc_world* w, tc_quasi_ledger* led, const tc_rigid_body* a, const tc_rigid_body* b,
-                               tc_real h, pair_wrench G) {
+                               tc_real h, pair_wrench G, pair_wrench E) {
     if (!led) return 1;
     led->touched = 1;
-    tc_real ia = tc_rigid_is_dynamic(a) ? a->inv_mass : 0, ib = tc_rigid_is_dynamic(b) ? b->inv_mass : 0;
-    tc_vec3 dv = tc_v3_sub(velocity_with_gathered(a, h), velocity_with_gathered(b, h));
-    tc_real W0 = other_loads_share(w, a, h) + other_loads_share(w, b, h);
-    tc_real W1 = h * (tc_v3_dot(G.force, dv) + tc_v3_dot(G.torque_a, spin_with_gathered(a, h)) +
-                      tc_v3_dot(G.torque_b, spin_with_gathered(b, h)));
-    tc_real W2 = h * h * (tc_v3_len2(G.force) * (ia + ib) + inv_inertia_quad(a, G.torque_a) + inv_inertia_quad(b, G.torque_b));
-    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
-    if (W1 + 0.5 * W2 > L) s = W2 > 0 ? (-W1 + sqrt(W1 * W1 + 2 * W2 * L)) / W2 : (W1 > 0 ? L / W1 : 1);
+    energy_change t = energy_change_of(w, a, b, h, G);
+    tc_real s = 1, L = led->absorbed - t.W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
+    if (t.W1 + 0.5 * t.W2 > L) s = t.W2 > 0 ? (-t.W1 + sqrt(t.W1 * t.W1 + 2 * t.W2 * L)) / t.W2 : (t.W1 > 0 ? L / t.W1 : 1);
     s = fmin(1, fmax(0, s));
-    led->absorbed = fmax(0, L - (s * W1 + 0.5 * s * s * W2));
+    // the frames lose at least -max(...): the ledger never exceeds what they have lost
+    led->absorbed = fmax(0, led->absorbed - fmax(energy_at(t, s), energy_at(energy_change_of(w, a, b, h, E), s)));
     return s;
 }
 
@@ -158,9 +196,7 @@ static void cap_friction(const pair_ctx* c, patch_load* L) {
     tc_real stop = inv_m > 0 ? fabs(tc_v3_dot(vrel, t)) / (inv_m * c->h) : ft_len;
     if (ft_len <= stop) return;
     tc_vec3 cut = tc_v3_scale(L->friction, stop / ft_len - 1); // the friction removed
-    L->force = tc_v3_add(L->force, cut);
-    L->torque_a = tc_v3_add(L->torque_a, tc_v3_cross(tc_v3_sub(L->centroid, c->a->com), cut));
-    L->torque_b = tc_v3_sub(L->torque_b, tc_v3_cross(tc_v3_sub(L->centroid, c->b->com), cut));
+    L->total = wrench_add(L->total, wrench_at(c->a, c->b, L->centroid, cut));
     L->friction = tc_v3_add(L->friction, cut);
 }
 
@@ -180,11 +216,9 @@ static patch_load patch_load_of(const pair_ctx* c, const tc_quasi_patch* pt) {
         tc_real fn = fmax(0, p * a - c->qa->layer_damping * a * vn); // damping never pulls
         tc_vec3 vt = tc_v3_madd(vrel, -vn, n);
         tc_vec3 ft = tc_v3_scale(vt, -mu * p * a / fmax(tc_v3_len(vt), 1e-4));
-        tc_vec3 f = tc_v3_madd(ft, fn, n);
-        L.force = tc_v3_add(L.force, f);
+        L.total = wrench_add(L.total, wrench_at(c->a, c->b, q, tc_v3_madd(ft, fn, n)));
+        L.elastic = wrench_add(L.elastic, wrench_at(c->a, c->b, q, tc_v3_scale(n, p * a)));
         L.friction = tc_v3_add(L.friction, ft);
-        L.torque_a = tc_v3_add(L.torque_a, tc_v3_cross(tc_v3_sub(q, c->a->com), f));
-        L.torque_b = tc_v3_sub(L.torque_b, tc_v3_cross(tc_v3_sub(q, c->b->com), f));
         L.centroid = tc_v3_madd(L.centroid, p * a, q);
         L.normal = tc_v3_madd(L.normal, p * a, n);
         L.load += p * a;
@@ -193,9 +227,8 @@ static patch_load patch_load_of(const pair_ctx* c, const tc_quasi_patch* pt) {
     L.centroid = tc_v3_scale(L.centroid, 1 / L.load);
     L.normal = tc_v3_normalize(L.normal);
     cap_friction(c, &L);
-    L.force = tc_v3_scale(L.force, c->scale);
-    L.torque_a = tc_v3_scale(L.torque_a, c->scale);
-    L.torque_b = tc_v3_scale(L.torque_b, c->scale);
+    L.total = wrench_scale(L.total, c->scale);
+    L.elastic = wrench_scale(L.elastic, c->scale);
     L.friction = tc_v3_scale(L.friction, c->scale);
     L.load *= c->scale;
     return L;
@@ -281,9 +314,8 @@ static void collide_with_rigid(tc_world* w, tc_quasi_body* qa, tc_rigid_body* b,
     pair_ctx c = {w, qa, tc_quasi_rigid(w, qa), b, 1.0, h};
     patch_load L = solve_patch(&c, &s->patch, NULL, rigid_sdf, b);
     if (!(L.load > 0)) return;
-    pair_wrench G = {L.force, L.torque_a, L.torque_b};
-    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), c.a, b, h, G);
-    apply_pair(qa, NULL, c.a, b, cap, G);
+    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), c.a, b, h, L.total, L.elastic);
+    apply_pair(qa, NULL, c.a, b, cap, L.total);
     record_patch(&c, &s->patch, &L, cap);
 }
 
@@ -299,8 +331,8 @@ static void collide_quasi_pair(tc_world* w, tc_quasi_body* qa, tc_quasi_body* qb
     patch_load Lab = solve_patch(&ab, &s->patch, &qb->response, mls_sdf, &side_b);
     patch_load Lba = solve_patch(&ba, &s->patch_back, &qa->response, mls_sdf, &side_a);
     if (!(Lab.load > 0) && !(Lba.load > 0)) return;
-    pair_wrench G = {tc_v3_sub(Lab.force, Lba.force), tc_v3_add(Lab.torque_a, Lba.torque_b), tc_v3_add(Lab.torque_b, Lba.torque_a)};
-    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), a, b, h, G);
+    pair_wrench G = wrench_add(Lab.total, wrench_swap(Lba.total)), E = wrench_add(Lab.elastic, wrench_swap(Lba.elastic));
+    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), a, b, h, G, E);
     apply_pair(qa, qb, a, b, cap, G);
     record_patch(&ab, &s->patch, &Lab, cap);
     record_patch(&ba, &s->patch_back, &Lba, cap);
