@@ -2,7 +2,9 @@
 // and a quasi-rigid sphere head-on, two quasi-rigid spheres head-on, and a quasi-rigid sphere
 // dropped on a static plane. At 6 and 12 m/s the whole bounce happens within one or two
 // sub-steps, far past the explicit update's limit; no contact may leave the bodies with more
-// energy than they brought (a bounce is at most elastic), and momentum is exchanged exactly.
+// energy than they brought (a bounce is at most elastic), and momentum is exchanged exactly. And
+// the cap that ensures it must not let a resting body sink: a quasi ball on a light rigid box on the
+// ground stays on the box.
 #include "tc_test.h"
 
 #define RADIUS 0.05
@@ -139,11 +141,60 @@ static void test_drop_on_plane_gains_no_energy(void** state) {
     tc_world_destroy(w);
 }
 
+// A quasi ball (0.9 kg) resting on a rigid box of 0.16 kg that rests on the ground: the box is held
+// by the rigid solver, so the ball's weight does not throw it down as a free body's would. Counted as
+// free, the passivity cap drained the contact's ledger and the ball sank through the box to the
+// ground in half a second; it must stay on the box, pressed in by its layer's indentation only.
+static void test_ball_rests_on_light_box(void** state) {
+    (void)state;
+    tc_world* w = make_world(tc_v3(0, 0, -9.81));
+    tc_shape_def plane = tc_shape_def_default(TC_SHAPE_PLANE);
+    plane.plane_normal = tc_v3(0, 0, 1);
+    plane.plane_offset = 0;
+    tc_rigid_body_def rd = tc_rigid_body_def_default();
+    rd.is_static = true;
+    rd.shapes = &plane;
+    rd.shape_count = 1;
+    tc_body_id ground, box;
+    tc_error err;
+    assert_int_equal(tc_rigid_body_create(w, &rd, &ground, &err), TC_RESULT_OK);
+    tc_shape_def slab = tc_shape_def_default(TC_SHAPE_BOX);
+    slab.half_extents = tc_v3(0.1, 0.1, 0.02);
+    slab.density = 100;
+    rd = tc_rigid_body_def_default();
+    rd.shapes = &slab;
+    rd.shape_count = 1;
+    rd.base.pose.p = tc_v3(0, 0, 0.02);
+    assert_int_equal(tc_rigid_body_create(w, &rd, &box, &err), TC_RESULT_OK);
+    tc_quasi_body_def d = tc_quasi_body_def_default();
+    d.radius = 0.06;
+    d.sample_count = 1000;
+    d.base.pose.p = tc_v3(0, 0, 0.04 + 0.06 + 0.001);
+    tc_body_id ball;
+    assert_int_equal(tc_quasi_body_create(w, &d, &ball, &err), TC_RESULT_OK);
+    assert_true(tc_body_get_mass(w, ball) > 5 * tc_body_get_mass(w, box));
+    tc_real lowest = 1;
+    for (int i = 0; i < 60; ++i) {
+        assert_int_equal(tc_world_step(w, &err), TC_RESULT_OK);
+        lowest = fmin(lowest, tc_body_get_pose(w, ball).p.z - tc_body_get_pose(w, box).p.z);
+    }
+    tc_vec3 F;
+    tc_quasi_body_get_contact_wrench(w, ball, &F, NULL);
+    tc_real weight = 9.81 * tc_body_get_mass(w, ball);
+    printf("ball on a light box: lowest centre %.5f m above the box's (resting: 0.08 less the indentation), "
+           "contact force %.3f N for a weight of %.3f N\n", lowest, F.z, weight);
+    assert_true(lowest > 0.08 - 0.003);
+    assert_near(F.z, weight, 0.05 * weight);
+    assert_int_equal(tc_test_warnings, 0);
+    tc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_rigid_quasi_head_on_gains_no_energy, tc_test_setup_log),
         cmocka_unit_test_setup(test_quasi_quasi_head_on_gains_no_energy, tc_test_setup_log),
         cmocka_unit_test_setup(test_drop_on_plane_gains_no_energy, tc_test_setup_log),
+        cmocka_unit_test_setup(test_ball_rests_on_light_box, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,14 +123,35 @@ static tc_vec3 spin_with_gathered(const tc_rigid_body* b, tc_real h) {
     return tc_v3_madd(b->w, h, tc_mat3_mul_v3(b->inv_inertia_world, tc_v3_sub(b->torque, b->user_torque)));
 }
 
+// The external load ext plus the part of a frame's rigid-solver reaction that opposes the pair's
+// load on it (`load`), up to cancelling that load: the frame is at most held in place along it.
+static tc_vec3 with_support(tc_vec3 ext, tc_vec3 reaction, tc_vec3 load) {
+    tc_real len = tc_v3_len(load);
+    if (!(len > 0)) return ext;
+    tc_vec3 u = tc_v3_scale(load, 1 / len);
+    tc_real r = fmin(fmax(0, -tc_v3_dot(reaction, u)), fmax(0, len + tc_v3_dot(ext, u)));
+    return tc_v3_madd(ext, -r, u);
+}
+
 // The energy change -½ h² (|F_o|²/m + τ_o·I⁻¹τ_o) the external loads on a frame (gravity, user
-// force F_o and torque τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ counted as
-// their potential (constant over the sub-step). Contact loads are not external: their cross terms
-// enter through velocity_with_gathered.
-static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h) {
+// force and torque: F_o, τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ counted as
+// their potential (constant over the sub-step). Contact loads of this stage are not external: their
+// cross terms enter through velocity_with_gathered. A rigid body held by the rigid solver (a box on
+// the ground under a quasi ball) does not move under the pair's load (force, torque on it) as the
+// explicit update predicts: the solver, which runs after this stage, takes that motion away again.
+// So the solver's last reaction on it counts among its external loads as far as it opposes the
+// pair's load and no further than cancelling it (with_support); a free body has none.
+static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h, tc_vec3 force, tc_vec3 torque) {
     if (!tc_rigid_is_dynamic(b)) return 0;
-    tc_vec3 Fo = tc_v3_madd(b->user_force, b->mass, w->def.gravity);
-    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(b->user_torque, tc_mat3_mul_v3(b->inv_inertia_world, b->user_torque)));
+    tc_vec3 Fo = tc_v3_madd(b->user_force, b->mass, w->def.gravity), To = b->user_torque;
+    const tc_quasi_store* s = tc_quasi_store_of(w);
+    const tc_rigid_store* rs = tc_rigid_store_of(w);
+    if (s->reaction.count == 2 * rs->bodies.count) {
+        int i = (int)(b - rs->bodies.data);
+        Fo = with_support(Fo, s->reaction.data[i], force);
+        To = with_support(To, s->reaction.data[rs->bodies.count + i], torque);
+    }
+    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(To, tc_mat3_mul_v3(b->inv_inertia_world, To)));
 }
 
 static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
@@ -143,11 +164,11 @@ typedef struct energy_change {
     tc_real W0, W1, W2;
 } energy_change;
 
-static energy_change energy_change_of(const tc_world* w, const tc_rigid_body* a, const tc_rigid_body* b, tc_real h, pair_wrench G) {
+static energy_change energy_change_of(const tc_rigid_body* a, const tc_rigid_body* b, tc_real h, pair_wrench G, tc_real W0) {
     tc_real ia = tc_rigid_is_dynamic(a) ? a->inv_mass : 0, ib = tc_rigid_is_dynamic(b) ? b->inv_mass : 0;
     tc_vec3 dv = tc_v3_sub(velocity_with_gathered(a, h), velocity_with_gathered(b, h));
     energy_change e;
-    e.W0 = other_loads_share(w, a, h) + other_loads_share(w, b, h);
+    e.W0 = W0;
     e.W1 = h * (tc_v3_dot(G.force, dv) + tc_v3_dot(G.torque_a, spin_with_gathered(a, h)) + tc_v3_dot(G.torque_b, spin_with_gathered(b, h)));
     e.W2 = h * h * (tc_v3_len2(G.force) * (ia + ib) + inv_inertia_quad(a, G.torque_a) + inv_inertia_quad(b, G.torque_b));
     return e;
@@ -176,12 +197,13 @@ static tc_real passivity_scale(const tc_world* w, tc_quasi_ledger* led, const tc
                                tc_real h, pair_wrench G, pair_wrench E) {
     if (!led) return 1;
     led->touched = 1;
-    energy_change t = energy_change_of(w, a, b, h, G);
+    tc_real W0 = other_loads_share(w, a, h, G.force, G.torque_a) + other_loads_share(w, b, h, tc_v3_neg(G.force), G.torque_b);
+    energy_change t = energy_change_of(a, b, h, G, W0);
     tc_real s = 1, L = led->absorbed - t.W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
     if (t.W1 + 0.5 * t.W2 > L) s = t.W2 > 0 ? (-t.W1 + sqrt(t.W1 * t.W1 + 2 * t.W2 * L)) / t.W2 : (t.W1 > 0 ? L / t.W1 : 1);
     s = fmin(1, fmax(0, s));
     // the frames lose at least -max(...): the ledger never exceeds what they have lost
-    led->absorbed = fmax(0, led->absorbed - fmax(energy_at(t, s), energy_at(energy_change_of(w, a, b, h, E), s)));
+    led->absorbed = fmax(0, led->absorbed - fmax(energy_at(t, s), energy_at(energy_change_of(a, b, h, E, W0), s)));
     return s;
 }
 
@@ -349,6 +371,13 @@ static void close_ended_contacts(tc_quasi_body* q) {
 void tc_quasi_collide_all(tc_world* w, tc_real h) {
     tc_quasi_store* s = tc_quasi_store_of(w);
     tc_rigid_store* rs = tc_rigid_store_of(w);
+    // the rigid solver's reactions of the last sub-step (without room: every partner counts as free)
+    if (tc_array_reserve(&s->reaction, 2 * rs->bodies.count)) {
+        s->reaction.count = 2 * rs->bodies.count;
+        tc_rigid_contacts_reactions(rs, h, s->reaction.data, s->reaction.data + rs->bodies.count);
+    } else {
+        s->reaction.count = 0;
+    }
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_quasi_body* q = &s->bodies.data[i];
         for (int k = 0; k < q->ledgers.count; ++k) q->ledgers.data[k].touched = 0;
