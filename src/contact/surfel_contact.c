@@ -173,17 +173,22 @@ typedef TC_ARRAY(cover_entry) cover_entry_array;
 typedef struct cover_set {
     fit_table cells; ///< only its cell size and bucket heads are used
     cover_entry_array entries;
+    bool lost; ///< a point fell outside the cells (far or non-finite): the set no longer decides exactly
 } cover_set;
 
 static void cover_init(cover_set* c, tc_real radius) {
     fit_table_init(&c->cells, 1.0); // cell = radius (fit_table_init takes h and keeps h/4)
     c->cells.cell = radius;
     c->entries = (cover_entry_array){0};
+    c->lost = false;
 }
 
 static void cover_add(cover_set* c, tc_vec3 x) {
     cover_entry e = {x, {0, 0, 0}, -1};
-    if (!fit_cell(&c->cells, x, e.key)) return;
+    if (!fit_cell(&c->cells, x, e.key)) {
+        c->lost = true;
+        return;
+    }
     int b = fit_bucket(e.key);
     e.next = c->cells.head[b];
     tc_array_push(&c->entries, e);
@@ -191,11 +196,14 @@ static void cover_add(cover_set* c, tc_vec3 x) {
 }
 
 // True when a kept sample is within r (< the cell size) of x: the cells the ball meets, at
-// most 2 along each axis.
-static bool cover_within(const cover_set* c, tc_vec3 x, tc_real r) {
+// most 2 along each axis. (The same test as the resampling's: |p - x|^2 <= r^2.)
+static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     int64_t lo[3], hi[3];
     tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
-    if (!fit_cell(&c->cells, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(&c->cells, tc_v3_add(x, tc_v3(w, w, w)), hi)) return false;
+    if (!fit_cell(&c->cells, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(&c->cells, tc_v3_add(x, tc_v3(w, w, w)), hi)) {
+        c->lost = true;
+        return false;
+    }
     tc_real r2 = r * r;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
         for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
@@ -430,19 +438,16 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
     tc_free(moved, moved_size);
 }
 
-// Deletes samples closer than half a spacing to an earlier kept one, then fills gaps with
-// midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
-static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing) {
+// Deletes samples closer than half a spacing to an earlier kept one (in order).
+static void thin_samples(vec3_array* pts, fits_array* fits, tc_real spacing, int** near, int* cap) {
     tc_point_grid grid = {0};
-    int* near = NULL;
-    int cap = 0;
     tc_point_grid_build(&grid, pts->data, pts->count, spacing);
     uint8_t* keep = tc_calloc((size_t)(pts->count > 0 ? pts->count : 1), 1);
     for (int i = 0; i < pts->count; ++i) {
         keep[i] = 1;
-        int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 0.5 * spacing, &near, &cap);
+        int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 0.5 * spacing, near, cap);
         for (int q = 0; q < n; ++q)
-            if (near[q] < i && keep[near[q]]) { keep[i] = 0; break; }
+            if ((*near)[q] < i && keep[(*near)[q]]) { keep[i] = 0; break; }
     }
     int w = 0, old_count = pts->count;
     for (int i = 0; i < pts->count; ++i)
@@ -452,9 +457,24 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
         }
     pts->count = fits->count = w;
     tc_free(keep, (size_t)(old_count > 0 ? old_count : 1));
+    tc_point_grid_free(&grid);
+}
+
+// Deletes samples closer than half a spacing to an earlier kept one (unless thinned: the
+// seeding applied that rule already, so nothing would be deleted), then fills gaps with
+// midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
+static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, bool thinned) {
+    tc_point_grid grid = {0};
+    int* near = NULL;
+    int cap = 0;
+    if (!thinned) thin_samples(pts, fits, spacing, &near, &cap);
+#ifdef P8_CHECK
+    else { int before = pts->count; thin_samples(pts, fits, spacing, &near, &cap); if (pts->count != before) { fprintf(stderr, "P8: thinning deleted %d\n", before - pts->count); abort(); } }
+#endif
     vec3_array cand = {0};
     tc_point_grid cgrid = {0};
     for (int pass = 0; pass < 2; ++pass) {
+        int added = 0;
         tc_point_grid_build(&grid, pts->data, pts->count, spacing);
         cand.count = 0;
         for (int i = 0; i < pts->count; ++i) {
@@ -480,8 +500,14 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             if (!reproject(A, B, &mid, &sf, NULL)) continue;
             tc_array_push(pts, mid);
             tc_array_push(fits, sf);
+            added++;
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
+#ifdef P8_CHECK
+        fprintf(stderr, "P8: pass %d: %d candidates, %d added\n", pass, cand.count, added);
+#endif
+        // Nothing added: a second pass would find the same candidates, which fail again.
+        if (added == 0) break;
     }
     tc_point_grid_free(&cgrid);
     tc_array_free(&cand);
@@ -634,9 +660,10 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
 // The seeds with the fits each was placed with (fits may be NULL), in surfel index order.
 // spacing > 0: only the seeds the resampling keeps (none closer than spacing/2 to an earlier
 // kept one); unless every_seed, a seed predicted well within half a spacing of a kept one is
-// not root-found.
+// not root-found. *thinned (may be NULL): true when that rule was applied to every seed kept
+// (false without a spacing, or when a far or non-finite point escaped the cover cells).
 static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_real spacing, bool every_seed,
-                          tc_surfel_contact* counts, tc_surfel_points* out, fits_array* fits) {
+                          tc_surfel_contact* counts, tc_surfel_points* out, fits_array* fits, bool* thinned) {
     tc_points_body* side[2] = {A, B};
     fit_table table;
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
@@ -686,10 +713,11 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
     tc_array_free(&table.entries);
     tc_array_free(&cover.entries);
+    if (thinned) *thinned = spacing > 0 && !cover.lost;
 }
 
 void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots, tc_surfel_contact* counts, tc_surfel_points* out) {
-    collect_seeds(A, B, exact_roots, 0, true, counts, out, NULL);
+    collect_seeds(A, B, exact_roots, 0, true, counts, out, NULL, NULL);
 }
 
 int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* out) {
@@ -704,9 +732,10 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
     out->total_a = tc_v3_zero();
     vec3_array pts = {0}, refs = {0};
     fits_array fits = {0};
-    collect_seeds(A, B, false, p->spacing, every_seed, out, &pts, &fits);
+    bool thinned;
+    collect_seeds(A, B, false, p->spacing, every_seed, out, &pts, &fits, &thinned);
     if (pts.count > 0) {
-        resample(A, B, &pts, &fits, p->spacing);
+        resample(A, B, &pts, &fits, p->spacing, thinned);
         relax(A, B, &pts, &fits, p->spacing, p->relax_iterations, &refs);
     }
     tc_surfel_surface phi = {0};
