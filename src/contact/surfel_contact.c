@@ -460,6 +460,46 @@ static void thin_samples(vec3_array* pts, fits_array* fits, tc_real spacing, int
     tc_point_grid_free(&grid);
 }
 
+// The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
+// than 0.75 spacing, by i, then in the order a query on a grid of one spacing lists the j
+// (by that grid's cell, then by index). The pairs come from a query of 2.2 spacings on a
+// grid of that size (9 rows of cells on a flat patch instead of 25), and the samples near a
+// midpoint from i's list (one within 0.75 spacing of it is within 1.85 of i).
+typedef struct gap { int key, j; tc_vec3 mid; } gap;
+typedef TC_ARRAY(gap) gap_array;
+static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, int** near, int* cap, gap_array* found,
+                           vec3_array* cand) {
+    tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
+    tc_point_grid_layout(&order, pts->data, pts->count, spacing);
+    tc_point_grid_build(grid, pts->data, pts->count, 2.2 * spacing);
+    tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
+    cand->count = 0;
+    for (int i = 0; i < pts->count; ++i) {
+        tc_vec3 pi = pts->data[i];
+        int n = tc_point_grid_query(grid, pts->data, pi, 2.2 * spacing, near, cap);
+        const int* nb = *near;
+        found->count = 0;
+        for (int q = 0; q < n; ++q) {
+            int j = nb[q];
+            if (j <= i || tc_v3_dist(pi, pts->data[j]) < 1.5 * spacing) continue;
+            tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
+            bool covered = false;
+            for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
+            if (covered) continue;
+            gap g = {tc_point_grid_cell_index(&order, pts->data[j]), j, mid};
+            tc_array_push(found, g); // insertion by (key, j): a few per i
+            int pos = found->count - 1;
+            gap* f = found->data;
+            while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
+                f[pos] = f[pos - 1];
+                pos--;
+            }
+            f[pos] = g;
+        }
+        for (int f = 0; f < found->count; ++f) tc_array_push(cand, found->data[f].mid);
+    }
+}
+
 // Deletes samples closer than half a spacing to an earlier kept one (unless thinned: the
 // seeding applied that rule already, so nothing would be deleted), then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
@@ -472,20 +512,11 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     else { int before = pts->count; thin_samples(pts, fits, spacing, &near, &cap); if (pts->count != before) { fprintf(stderr, "P8: thinning deleted %d\n", before - pts->count); abort(); } }
 #endif
     vec3_array cand = {0};
+    gap_array found = {0};
     tc_point_grid cgrid = {0};
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
-        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
-        cand.count = 0;
-        for (int i = 0; i < pts->count; ++i) {
-            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], 2.2 * spacing, &near, &cap);
-            for (int q = 0; q < n; ++q) {
-                int j = near[q];
-                if (j <= i || tc_v3_dist(pts->data[i], pts->data[j]) < 1.5 * spacing) continue;
-                tc_vec3 mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
-                if (!tc_point_grid_any_within(&grid, pts->data, mid, 0.75 * spacing)) tc_array_push(&cand, mid);
-            }
-        }
+        gap_candidates(pts, spacing, &grid, &near, &cap, &found, &cand);
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
         uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
@@ -511,6 +542,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     }
     tc_point_grid_free(&cgrid);
     tc_array_free(&cand);
+    tc_array_free(&found);
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }

@@ -15,8 +15,7 @@ static inline void widen(tc_real* lo, tc_real* hi, tc_real v) {
     if (v > *hi) *hi = v;
 }
 
-bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
-    tc_point_grid_free(g);
+void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_aabb box = tc_aabb_empty();
     for (int i = 0; i < count; ++i) { // (not tc_aabb_add_point: fmin/fmax are libm calls on the baseline target)
         widen(&box.lo.x, &box.hi.x, p[i].x);
@@ -44,6 +43,17 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
         g->dims[k] = n >= 1 && n < 1e6 ? (int)n : 1;
         g->cell_count *= g->dims[k];
     }
+}
+
+int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x) {
+    int c[3];
+    for (int k = 0; k < 3; ++k) c[k] = cell_of_real(floor((tc_v3_get(x, k) - tc_v3_get(g->origin, k)) / g->cell), g->dims[k]);
+    return (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+}
+
+bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
+    tc_point_grid_free(g);
+    tc_point_grid_layout(g, p, count, cell);
     g->item_count = count;
     g->start = tc_calloc((size_t)g->cell_count + 1, sizeof(int));
     g->items = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
@@ -53,10 +63,7 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
         return false;
     }
     for (int i = 0; i < count; ++i) {
-        int c[3];
-        for (int k = 0; k < 3; ++k)
-            c[k] = cell_of_real(floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), g->dims[k]);
-        cell_of[i] = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+        cell_of[i] = tc_point_grid_cell_index(g, p[i]);
         g->start[cell_of[i] + 1]++;
     }
     for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];

@@ -17,6 +17,12 @@ typedef struct tc_point_grid {
 /// Builds the grid; cell is enlarged if the box would need more than ~4 cells per point.
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell);
 void tc_point_grid_free(tc_point_grid* g);
+/// The layout tc_point_grid_build gives g for these points (origin, cell, inv_cell, dims,
+/// cell_count), without binning them: start and items are left untouched (no allocation).
+void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell);
+/// The cell x is binned in by g's layout (clamped to the grid). A query lists its points by
+/// increasing cell index, then by point index within a cell.
+int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x);
 /// Cell index range [lo, hi] (inclusive, clamped) covering the ball (x, r); false if empty.
 /// (It may hold one more cell where the ball ends within ~1e-7 cell of a cell boundary.)
 bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]);
