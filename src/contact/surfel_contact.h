@@ -21,6 +21,9 @@ typedef struct tc_surfel_contact {
     TC_ARRAY(tc_vec3) forces;   ///< force on A of each sample, already scaled by its area share (N)
     TC_ARRAY(int) nearest_a, nearest_b;
     TC_ARRAY(tc_real) depth;    ///< |d1| + |d2| per sample (m)
+    /// m, per sample: |f_A|, |f_B| there from the samples' last local fits (where to start the
+    /// nearest-surfel searches of tc_surfel_contact_forces; 0 or missing: no estimate).
+    TC_ARRAY(tc_real) surface_dist_a, surface_dist_b;
     int colliding_a, colliding_b;   ///< surfels of A inside B and of B inside A
     tc_vec3 total_a;                ///< sum of forces on A (N)
 } tc_surfel_contact;

@@ -131,9 +131,15 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 }
 
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r) {
+    return tc_point_grid_nearest_from(g, p, x, 0.5 * g->cell, max_r);
+}
+
+int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells; each row of
-    // cells is one contiguous run of items.
-    for (tc_real r = fmin(0.5 * g->cell, max_r);; r = fmin(2 * r, max_r)) {
+    // cells is one contiguous run of items. The first ball holding a point holds the nearest
+    // one (and all at its distance): the answer does not depend on r0.
+    if (!(r0 > 0)) r0 = 0.5 * g->cell;
+    for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
@@ -142,7 +148,7 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
                     int row = (cz * g->dims[1] + cy) * g->dims[0];
                     for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
                         tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
-                        if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
+                        if (d2 <= best_d2 && (d2 < best_d2 || (best >= 0 && g->items[t] < best))) { // (one test for the far ones)
                             best_d2 = d2;
                             best = g->items[t];
                         }

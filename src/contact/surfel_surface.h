@@ -30,6 +30,9 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity);
 /// Nearest point to x within max_r, or -1.
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r);
+/// The same answer, the search starting from a ball of radius r0 (> 0; else half a cell) and
+/// doubling: an r0 just beyond the expected distance saves the empty smaller balls.
+int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r);
 /// True when a point lies closer than r to x (tc_point_grid_nearest(g, p, x, r) >= 0, stopping
 /// at the first one found).
 bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r);

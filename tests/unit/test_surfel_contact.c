@@ -291,6 +291,65 @@ static void test_grid_any_within_matches_nearest(void** state) {
     tc_point_grid_free(&g);
 }
 
+// tc_point_grid_nearest_from gives the brute-force answer (the least distance below max_r, the
+// least index among equal ones) whatever the start radius: tiny, zero, huge, past max_r.
+static void test_grid_nearest_from_any_start(void** state) {
+    (void)state;
+    enum { N = 200 };
+    tc_vec3 pts[N];
+    uint32_t seed = 11;
+    for (int i = 0; i < N; ++i) pts[i] = i % 7 == 6 ? pts[i - 3] : tc_v3(rnd(&seed), rnd(&seed), 0.1 * rnd(&seed)); // some duplicates: ties
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.04));
+    const tc_real starts[5] = {1e-9, 0, 0.013, 0.5, 10};
+    int found = 0;
+    for (int q = 0; q < 600; ++q) {
+        tc_vec3 x = q % 5 == 0 ? pts[(q * 7) % N] : tc_v3(1.2 * rnd(&seed) - 0.1, 1.2 * rnd(&seed) - 0.1, 0.3 * rnd(&seed) - 0.1);
+        tc_real max_r = 0.15 * rnd(&seed), best_d2 = max_r * max_r;
+        int best = -1;
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(pts[i], x));
+            if (d2 < best_d2) best_d2 = d2, best = i; // index order: the first of equal distances
+        }
+        for (int k = 0; k < 5; ++k) assert_int_equal(tc_point_grid_nearest_from(&g, pts, x, starts[k], max_r), best);
+        assert_int_equal(tc_point_grid_nearest(&g, pts, x, max_r), best);
+        found += best >= 0;
+    }
+    assert_true(found > 100 && found < 550); // both answers exercised
+    tc_point_grid_free(&g);
+}
+
+// tc_point_grid_layout is the layout the build gives, tc_point_grid_cell_index the cell a point
+// is binned in, and a query lists its points by (cell index, point index).
+static void test_grid_cell_index_orders_queries(void** state) {
+    (void)state;
+    enum { N = 400 };
+    tc_vec3 pts[N];
+    uint32_t seed = 5;
+    for (int i = 0; i < N; ++i) pts[i] = tc_v3(0.3 * rnd(&seed) - 2, rnd(&seed), 0.05 * rnd(&seed));
+    tc_point_grid g = {0}, layout = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.03));
+    tc_point_grid_layout(&layout, pts, N, 0.03);
+    assert_null(layout.start);
+    assert_true(layout.cell == g.cell && layout.cell_count == g.cell_count);
+    for (int k = 0; k < 3; ++k) assert_int_equal(layout.dims[k], g.dims[k]);
+    for (int c = 0; c < g.cell_count; ++c)
+        for (int t = g.start[c]; t < g.start[c + 1]; ++t) assert_int_equal(tc_point_grid_cell_index(&layout, pts[g.items[t]]), c);
+    int* near = NULL;
+    int cap = 0, listed = 0;
+    for (int q = 0; q < 100; ++q) {
+        int n = tc_point_grid_query(&g, pts, pts[q], 0.12, &near, &cap);
+        for (int a = 1; a < n; ++a) {
+            int ca = tc_point_grid_cell_index(&layout, pts[near[a - 1]]), cb = tc_point_grid_cell_index(&layout, pts[near[a]]);
+            assert_true(ca < cb || (ca == cb && near[a - 1] < near[a]));
+        }
+        listed += n;
+    }
+    assert_true(listed > 300); // several points per query
+    tc_free(near, (size_t)cap * sizeof(int));
+    tc_point_grid_free(&g);
+}
+
 static void test_total_force_independent_of_sampling(void** state) {
     (void)state;
     int n1, n2;
@@ -584,6 +643,8 @@ int main(void) {
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_nearest_from_any_start, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_cell_index_orders_queries, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_batch_distribution_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
