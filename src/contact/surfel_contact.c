@@ -797,17 +797,42 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
     return out->points.count;
 }
 
+// The centroid of the others within r2 (squared) of pts[i], summed in grid order: the walk the
+// density does when the k-NN ball's list does not hold them all.
+static tc_vec3 grid_centroid(const tc_vec3* pts, const tc_point_grid* grid, int i, tc_real r, tc_real r2, int* used) {
+    tc_vec3 centroid = tc_v3_zero();
+    int lo[3], hi[3];
+    if (tc_point_grid_range(grid, pts[i], r, lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t) {
+                    int j = grid->items[t];
+                    if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > r2) continue;
+                    centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
+                    (*used)++;
+                }
+            }
+    return centroid;
+}
+
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k) {
-    enum { KMAX = 16 };
+    enum { KMAX = 16, LISTED = 64 };
     tc_real best[KMAX];
     int n = 0;
     if (k > KMAX) k = KMAX;
+    if (k < 1) return 0;
     // Search a growing ball until k others are found (or the set is exhausted); squared
-    // distances. The first ball (two cells, ~12 samples at the target spacing) usually holds k.
-    for (tc_real r = 2 * grid->cell; n < k; r *= 2) {
+    // distances. The first ball (1.5 cells, ~7 samples at the target spacing) usually holds k;
+    // the k nearest do not depend on it (2 cells: +0.07 M instructions at 20 mm, 1.25: +0.45 M).
+    // The others within the last ball are listed in grid order (up to LISTED): the centroid below
+    // sums a subset of them in that order, without a second walk.
+    int list[LISTED], listed = 0;
+    tc_real list_d[LISTED], r = 1.5 * grid->cell;
+    for (;; r *= 2) {
         int lo[3], hi[3];
         tc_real r2 = r * r;
-        n = 0;
+        n = listed = 0;
         if (tc_point_grid_range(grid, pts[i], r, lo, hi))
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
                 for (int cy = lo[1]; cy <= hi[1]; ++cy) {
@@ -816,6 +841,8 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         int j = grid->items[t];
                         tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
                         if (j == i || d > r2) continue;
+                        if (listed < LISTED) list[listed] = j, list_d[listed] = d;
+                        listed++;
                         int pos = n < k ? n++ : k;
                         if (pos == k && d >= best[k - 1]) continue;
                         if (pos == k) pos = k - 1;
@@ -823,7 +850,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         best[pos] = d;
                     }
                 }
-        if (n >= count - 1) break;
+        if (n >= k || n >= count - 1) break;
     }
     if (n == 0) return 0;
     tc_real rk = sqrt(best[n - 1]);
@@ -834,18 +861,14 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     tc_vec3 centroid = tc_v3_zero();
     int used = 0;
     tc_real rk2 = (rk * 1.000001) * (rk * 1.000001);
-    int lo[3], hi[3];
-    if (tc_point_grid_range(grid, pts[i], rk * 1.000001, lo, hi))
-        for (int cz = lo[2]; cz <= hi[2]; ++cz)
-            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-                for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t) {
-                    int j = grid->items[t];
-                    if (j == i || tc_v3_len2(tc_v3_sub(pts[i], pts[j])) > rk2) continue;
-                    centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i]));
-                    used++;
-                }
+    if (listed <= LISTED && rk2 <= r * r) { // every other within rk2 is listed, in the same grid order
+        for (int q = 0; q < listed; ++q)
+            if (!(list_d[q] > rk2)) { // (the grid walk's test)
+                centroid = tc_v3_add(centroid, tc_v3_sub(pts[list[q]], pts[i]));
+                used++;
             }
+    } else
+        centroid = grid_centroid(pts, grid, i, rk * 1.000001, rk2, &used);
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
     tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
