@@ -241,6 +241,41 @@ static void test_density_estimate_on_planar_grid(void** state) {
     tc_point_grid_free(&g);
 }
 
+// The density against a brute-force k-NN (all pairs, sorted) with the same rim correction, on
+// points where the first ball holds the k nearest, where it must grow (a sparse tail), and in
+// a dense cluster (more than the walk lists: the centroid's grid-walk path).
+static void test_density_matches_brute_force(void** state) {
+    (void)state;
+    enum { N = 260, K = 6 };
+    tc_vec3 pts[N];
+    uint32_t seed = 3;
+    for (int i = 0; i < N; ++i) {
+        if (i < 150) pts[i] = tc_v3(0.1 * rnd(&seed), 0.1 * rnd(&seed), 0.002 * rnd(&seed));      // ~1 per 0.01 cell
+        else if (i < 230) pts[i] = tc_v3(0.05 + 0.004 * rnd(&seed), 0.05 + 0.004 * rnd(&seed), 0); // dense cluster
+        else pts[i] = tc_v3(0.2 + 0.1 * (i - 230), 0.3 * rnd(&seed), 0);                            // sparse tail
+    }
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.01));
+    for (int i = 0; i < N; ++i) {
+        tc_real d2[N];
+        int m = 0;
+        for (int j = 0; j < N; ++j)
+            if (j != i) d2[m++] = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+        for (int a = 1; a < m; ++a) // insertion sort
+            for (int b = a; b > 0 && d2[b] < d2[b - 1]; --b) { tc_real t = d2[b]; d2[b] = d2[b - 1]; d2[b - 1] = t; }
+        tc_real rk = sqrt(d2[K - 1]), rk2 = (rk * 1.000001) * (rk * 1.000001);
+        tc_vec3 centroid = tc_v3_zero();
+        int used = 0;
+        for (int j = 0; j < N; ++j)
+            if (j != i && tc_v3_len2(tc_v3_sub(pts[i], pts[j])) <= rk2) centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i])), used++;
+        tc_real offset = tc_v3_len(centroid) / used;
+        tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+        tc_real expect = K / (covered * TC_PI * rk * rk);
+        assert_near(tc_surfel_contact_density(pts, N, &g, i, K) / expect, 1, 1e-9); // (the centroid's sum order differs)
+    }
+    tc_point_grid_free(&g);
+}
+
 static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
     slab_pair s = make_slabs(1e5, 1e5, 0.01, 0.012);
     tc_surfel_contact c = {0};
@@ -640,6 +675,7 @@ int main(void) {
         cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
+        cmocka_unit_test_setup(test_density_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
