@@ -462,24 +462,39 @@ static void thin_samples(vec3_array* pts, fits_array* fits, tc_real spacing, int
     tc_point_grid_free(&grid);
 }
 
-// The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
-// than 0.75 spacing, by i, then in the order a query on a grid of one spacing lists the j
-// (by that grid's cell, then by index). The pairs come from a query of 2.2 spacings on a
-// grid of that size (9 rows of cells on a flat patch instead of 25), and the samples near a
-// midpoint from i's list (one within 0.75 spacing of it is within 1.85 of i).
+// The samples within r of sample i (|p_j - p_i|^2 <= r^2, as tc_point_grid_query), in no
+// particular order, from a grid over the samples with their axes permuted (swapped).
+static int near_samples(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, int i, tc_real r, int* out) {
+    int lo[3], hi[3], n = 0;
+    if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return 0;
+    tc_real r2 = r * r;
+    tc_vec3 pi = pts->data[i];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
+                int j = grid->items[t];
+                out[n] = j;
+                n += tc_v3_len2(tc_v3_sub(pts->data[j], pi)) <= r2;
+            }
+        }
+    return n;
+}
+
 typedef struct gap { int key, j; tc_vec3 mid; } gap;
 typedef TC_ARRAY(gap) gap_array;
-static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, int** near, int* cap, gap_array* found,
-                           vec3_array* cand) {
-    tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
-    tc_point_grid_layout(&order, pts->data, pts->count, spacing);
-    tc_point_grid_build(grid, pts->data, pts->count, 2.2 * spacing);
+// gap_candidates' search (swapped, nb: room for every sample).
+static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
+                      tc_point_grid* grid, gap_array* found, vec3_array* cand) {
+    for (int i = 0; i < pts->count; ++i) {
+        tc_vec3 p = pts->data[i];
+        swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
+    }
+    tc_point_grid_build(grid, swapped, pts->count, spacing);
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
-    cand->count = 0;
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 pi = pts->data[i];
-        int n = tc_point_grid_query(grid, pts->data, pi, 2.2 * spacing, near, cap);
-        const int* nb = *near;
+        int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb);
         found->count = 0;
         for (int q = 0; q < n; ++q) {
             int j = nb[q];
@@ -488,7 +503,7 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
             bool covered = false;
             for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
             if (covered) continue;
-            gap g = {tc_point_grid_cell_index(&order, pts->data[j]), j, mid};
+            gap g = {tc_point_grid_cell_index(order, pts->data[j]), j, mid};
             tc_array_push(found, g); // insertion by (key, j): a few per i
             int pos = found->count - 1;
             gap* f = found->data;
@@ -500,6 +515,28 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
         }
         for (int f = 0; f < found->count; ++f) tc_array_push(cand, found->data[f].mid);
     }
+}
+
+// The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
+// than 0.75 spacing, by i, then in the order a query on a grid of one spacing lists the j
+// (by that grid's cell, then by index). The pairs are found on a grid whose rows run along the
+// samples' longest extent (the axes permuted: on a patch across x, 5 rows of 5 cells per query
+// instead of 25 rows of one cell), the samples near a midpoint in i's list (one within 0.75
+// spacing of it is within 1.85 of i); the distances are those of the original coordinates.
+static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, gap_array* found, vec3_array* cand) {
+    tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
+    tc_point_grid_layout(&order, pts->data, pts->count, spacing);
+    int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
+    for (int a = 1; a < 3; ++a)
+        for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
+    size_t bytes = (size_t)(pts->count > 0 ? pts->count : 1);
+    tc_vec3* swapped = tc_alloc(bytes * sizeof(tc_vec3));
+    int* nb = tc_alloc(bytes * sizeof(int));
+    cand->count = 0;
+    if (swapped && nb) // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, grid, found, cand);
+    tc_free(swapped, bytes * sizeof(tc_vec3));
+    tc_free(nb, bytes * sizeof(int));
 }
 
 // Deletes samples closer than half a spacing to an earlier kept one (unless thinned: the
@@ -518,7 +555,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     tc_point_grid cgrid = {0};
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
-        gap_candidates(pts, spacing, &grid, &near, &cap, &found, &cand);
+        gap_candidates(pts, spacing, &grid, &found, &cand);
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
         uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
