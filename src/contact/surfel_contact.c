@@ -494,11 +494,19 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 pi = pts->data[i];
-        int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb);
+        int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
+        // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
+        // covering sample is most often among them (the scan below stops at the first).
+        for (int q = 0; q < n; ++q)
+            if (tc_v3_dist(pi, pts->data[nb[q]]) < 1.5 * spacing) {
+                int t = nb[q];
+                nb[q] = nb[inner];
+                nb[inner++] = t;
+            }
         found->count = 0;
-        for (int q = 0; q < n; ++q) {
+        for (int q = inner; q < n; ++q) {
             int j = nb[q];
-            if (j <= i || tc_v3_dist(pi, pts->data[j]) < 1.5 * spacing) continue;
+            if (j <= i) continue;
             tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
             bool covered = false;
             for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
