@@ -481,70 +481,109 @@ static int near_samples(const vec3_array* pts, const tc_vec3* swapped, const tc_
     return n;
 }
 
-typedef struct gap { int key, j; tc_vec3 mid; } gap;
+typedef struct gap { int i, key, j; tc_vec3 mid; } gap;
 typedef TC_ARRAY(gap) gap_array;
-// gap_candidates' search (swapped, nb: room for every sample).
+
+// Inserts g into found, kept sorted by (key, j).
+static void gap_insert(gap_array* found, gap g) {
+    tc_array_push(found, g);
+    int pos = found->count - 1;
+    gap* f = found->data;
+    while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
+        f[pos] = f[pos - 1];
+        pos--;
+    }
+    f[pos] = g;
+}
+
+// The gaps of sample i (the pairs i < j), searched afresh, into found.
+static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const tc_vec3* swapped, const tc_point_grid* grid,
+                    int* nb, int i, gap_array* found) {
+    tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
+    tc_vec3 pi = pts->data[i];
+    int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
+    // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
+    // covering sample is most often among them (the scan below stops at the first).
+    for (int q = 0; q < n; ++q)
+        if (tc_v3_dist(pi, pts->data[nb[q]]) < 1.5 * spacing) {
+            int t = nb[q];
+            nb[q] = nb[inner];
+            nb[inner++] = t;
+        }
+    for (int q = inner; q < n; ++q) {
+        int j = nb[q];
+        if (j <= i) continue;
+        tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
+        bool covered = false;
+        for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
+        if (!covered) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
+    }
+}
+
+// gap_candidates' search (swapped, nb, touched: room for every sample). The samples from
+// first_new on were added since the search that found prev: a sample with none of them within
+// 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
+// sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      tc_point_grid* grid, gap_array* found, vec3_array* cand) {
+                      uint8_t* touched, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 p = pts->data[i];
         swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
     }
     tc_point_grid_build(grid, swapped, pts->count, spacing);
-    tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
-    for (int i = 0; i < pts->count; ++i) {
-        tc_vec3 pi = pts->data[i];
-        int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
-        // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
-        // covering sample is most often among them (the scan below stops at the first).
-        for (int q = 0; q < n; ++q)
-            if (tc_v3_dist(pi, pts->data[nb[q]]) < 1.5 * spacing) {
-                int t = nb[q];
-                nb[q] = nb[inner];
-                nb[inner++] = t;
-            }
-        found->count = 0;
-        for (int q = inner; q < n; ++q) {
-            int j = nb[q];
-            if (j <= i) continue;
-            tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
-            bool covered = false;
-            for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
-            if (covered) continue;
-            gap g = {tc_point_grid_cell_index(order, pts->data[j]), j, mid};
-            tc_array_push(found, g); // insertion by (key, j): a few per i
-            int pos = found->count - 1;
-            gap* f = found->data;
-            while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
-                f[pos] = f[pos - 1];
-                pos--;
-            }
-            f[pos] = g;
+    bool reuse = prev && first_new < pts->count;
+    if (reuse) {
+        memset(touched, 0, (size_t)pts->count);
+        for (int k = first_new; k < pts->count; ++k) {
+            touched[k] = 1;
+            int n = near_samples(pts, swapped, grid, k, 2.2 * spacing, nb);
+            for (int q = 0; q < n; ++q) touched[nb[q]] = 1;
         }
-        for (int f = 0; f < found->count; ++f) tc_array_push(cand, found->data[f].mid);
+    }
+    all->count = 0;
+    int p = 0; // prev is in order of i
+    for (int i = 0; i < pts->count; ++i) {
+        found->count = 0;
+        if (reuse && !touched[i]) {
+            for (; p < prev->count && prev->data[p].i < i; ++p) {}
+            for (; p < prev->count && prev->data[p].i == i; ++p) {
+                gap g = prev->data[p];
+                g.key = tc_point_grid_cell_index(order, pts->data[g.j]); // this pass's cells
+                gap_insert(found, g);
+            }
+        } else
+            gaps_of(pts, spacing, order, swapped, grid, nb, i, found);
+        for (int f = 0; f < found->count; ++f) tc_array_push(all, found->data[f]);
     }
 }
 
 // The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
-// than 0.75 spacing, by i, then in the order a query on a grid of one spacing lists the j
-// (by that grid's cell, then by index). The pairs are found on a grid whose rows run along the
-// samples' longest extent (the axes permuted: on a patch across x, 5 rows of 5 cells per query
-// instead of 25 rows of one cell), the samples near a midpoint in i's list (one within 0.75
-// spacing of it is within 1.85 of i); the distances are those of the original coordinates.
-static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, gap_array* found, vec3_array* cand) {
+// than 0.75 spacing (all, also kept with their pairs), by i, then in the order a query on a grid
+// of one spacing lists the j (by that grid's cell, then by index). The pairs are found on a grid
+// whose rows run along the samples' longest extent (the axes permuted: on a patch across x, 5
+// rows of 5 cells per query instead of 25 rows of one cell), the samples near a midpoint in i's
+// list (one within 0.75 spacing of it is within 1.85 of i); the distances are those of the
+// original coordinates. prev (may be NULL): the gaps of the samples before first_new, whose
+// gaps far from the newer samples are taken from there.
+static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found,
+                           gap_array* all, vec3_array* cand) {
     tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
     tc_point_grid_layout(&order, pts->data, pts->count, spacing);
     int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
     for (int a = 1; a < 3; ++a)
         for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
-    size_t bytes = (size_t)(pts->count > 0 ? pts->count : 1);
-    tc_vec3* swapped = tc_alloc(bytes * sizeof(tc_vec3));
-    int* nb = tc_alloc(bytes * sizeof(int));
-    cand->count = 0;
-    if (swapped && nb) // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, grid, found, cand);
-    tc_free(swapped, bytes * sizeof(tc_vec3));
-    tc_free(nb, bytes * sizeof(int));
+    size_t count = (size_t)(pts->count > 0 ? pts->count : 1);
+    tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
+    int* nb = tc_alloc(count * sizeof(int));
+    uint8_t* touched = tc_alloc(count);
+    cand->count = all->count = 0;
+    if (swapped && nb && touched) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, touched, grid, prev, first_new, found, all);
+        for (int g = 0; g < all->count; ++g) tc_array_push(cand, all->data[g].mid);
+    }
+    tc_free(swapped, count * sizeof(tc_vec3));
+    tc_free(nb, count * sizeof(int));
+    tc_free(touched, count);
 }
 
 // Deletes samples closer than half a spacing to an earlier kept one (unless thinned: the
@@ -559,11 +598,24 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     else { int before = pts->count; thin_samples(pts, fits, spacing, &near, &cap); if (pts->count != before) { fprintf(stderr, "P8: thinning deleted %d\n", before - pts->count); abort(); } }
 #endif
     vec3_array cand = {0};
-    gap_array found = {0};
+    gap_array found = {0}, gaps[2] = {{0}, {0}};
     tc_point_grid cgrid = {0};
+    int first_new = pts->count;
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
-        gap_candidates(pts, spacing, &grid, &found, &cand);
+        gap_candidates(pts, spacing, &grid, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
+#ifdef P8_CHECK
+        if (pass > 0) {
+            gap_array ref_all = {0};
+            vec3_array ref = {0};
+            gap_candidates(pts, spacing, &grid, NULL, first_new, &found, &ref_all, &ref);
+            if (ref.count != cand.count || (ref.count && memcmp(ref.data, cand.data, (size_t)ref.count * sizeof(tc_vec3)))) { fprintf(stderr, "P8: pass 2 reuse differs\n"); abort(); }
+            fprintf(stderr, "P8: pass 2 reuse ok (%d candidates)\n", ref.count);
+            tc_array_free(&ref_all);
+            tc_array_free(&ref);
+        }
+#endif
+        first_new = pts->count;
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
         uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
@@ -590,6 +642,8 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     tc_point_grid_free(&cgrid);
     tc_array_free(&cand);
     tc_array_free(&found);
+    tc_array_free(&gaps[0]);
+    tc_array_free(&gaps[1]);
     tc_point_grid_free(&grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
