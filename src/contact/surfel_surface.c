@@ -47,7 +47,9 @@ void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real
 
 int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x) {
     int c[3];
-    for (int k = 0; k < 3; ++k) c[k] = cell_of_real(floor((tc_v3_get(x, k) - tc_v3_get(g->origin, k)) / g->cell), g->dims[k]);
+    // cell_of_real(v) is cell_of_real(floor(v)): floor(v) >= 0 iff v >= 0, floor(v) >= n - 1 iff
+    // v >= n - 1, and in between the cast truncates to the floor (no libm floor call).
+    for (int k = 0; k < 3; ++k) c[k] = cell_of_real((tc_v3_get(x, k) - tc_v3_get(g->origin, k)) / g->cell, g->dims[k]);
     return (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
 }
 
