@@ -594,9 +594,6 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     int* near = NULL;
     int cap = 0;
     if (!thinned) thin_samples(pts, fits, spacing, &near, &cap);
-#ifdef P8_CHECK
-    else { int before = pts->count; thin_samples(pts, fits, spacing, &near, &cap); if (pts->count != before) { fprintf(stderr, "P8: thinning deleted %d\n", before - pts->count); abort(); } }
-#endif
     vec3_array cand = {0};
     gap_array found = {0}, gaps[2] = {{0}, {0}};
     tc_point_grid cgrid = {0};
@@ -604,17 +601,6 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
         gap_candidates(pts, spacing, &grid, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
-#ifdef P8_CHECK
-        if (pass > 0) {
-            gap_array ref_all = {0};
-            vec3_array ref = {0};
-            gap_candidates(pts, spacing, &grid, NULL, first_new, &found, &ref_all, &ref);
-            if (ref.count != cand.count || (ref.count && memcmp(ref.data, cand.data, (size_t)ref.count * sizeof(tc_vec3)))) { fprintf(stderr, "P8: pass 2 reuse differs\n"); abort(); }
-            fprintf(stderr, "P8: pass 2 reuse ok (%d candidates)\n", ref.count);
-            tc_array_free(&ref_all);
-            tc_array_free(&ref);
-        }
-#endif
         first_new = pts->count;
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
@@ -633,9 +619,6 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             added++;
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
-#ifdef P8_CHECK
-        fprintf(stderr, "P8: pass %d: %d candidates, %d added\n", pass, cand.count, added);
-#endif
         // Nothing added: a second pass would find the same candidates, which fail again.
         if (added == 0) break;
     }

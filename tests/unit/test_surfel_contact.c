@@ -424,6 +424,22 @@ static void make_spheres(tc_real overlap, tc_points_body** A, tc_points_body** B
     *B = build(d);
 }
 
+// The branch-free poly6 (factor taken once) gives tc_poly6's bits inside, on and beyond the
+// support, and for a NaN distance.
+static void test_poly6_with_matches_poly6(void** state) {
+    (void)state;
+    const tc_real hs[3] = {0.01, 0.3, 2.0};
+    for (int k = 0; k < 3; ++k) {
+        tc_real h = hs[k], h2 = h * h, factor = tc_poly6_factor(h);
+        tc_real r2s[6] = {0, 0.37 * h2, nextafter(h2, 0), h2, 1.5 * h2, NAN};
+        for (int q = 0; q < 6 + 200; ++q) {
+            tc_real r2 = q < 6 ? r2s[q] : 2 * h2 * (q - 6) / 199.0;
+            tc_real a = tc_poly6(r2, h), b = tc_poly6_with(r2, h2, factor);
+            assert_memory_equal(&a, &b, sizeof a);
+        }
+    }
+}
+
 // The distribution of one force by brute force: poly6 weights over every phyxel strictly
 // within h (h grown to just beyond the 6th nearest when fewer are within it), in index order.
 static void distribute_brute(tc_points_body* b, tc_vec3 p, tc_vec3 f) {
@@ -682,6 +698,7 @@ int main(void) {
         cmocka_unit_test_setup(test_grid_nearest_from_any_start, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_cell_index_orders_queries, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
+        cmocka_unit_test_setup(test_poly6_with_matches_poly6, tc_test_setup_log),
         cmocka_unit_test_setup(test_batch_distribution_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
