@@ -4,6 +4,7 @@
 // scaled by area share, are distributed to the phyxels with the poly6 kernel.
 #include "contact/surfel_contact.h"
 #include "contact/brent.h"
+#include <stdlib.h>
 
 void tc_surfel_contact_free(tc_surfel_contact* c) {
     tc_array_free(&c->points);
@@ -956,6 +957,128 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     return n / (covered * TC_PI * rk * rk);
 }
 
+// ---- sample grids -------------------------------------------------------------------------
+
+void tc_sample_grid_free(tc_sample_grid* s) {
+    size_t n = (size_t)(s->count > 0 ? s->count : 1);
+    tc_point_grid_free(&s->grid);
+    if (s->swapped) tc_free(s->swapped, n * sizeof(tc_vec3));
+    if (s->key) tc_free(s->key, n * sizeof(int));
+    if (s->list) tc_free(s->list, n * sizeof(int));
+    if (s->list_d) tc_free(s->list_d, n * sizeof(tc_real));
+    if (s->order) tc_free(s->order, n * sizeof(uint64_t));
+    *s = (tc_sample_grid){0};
+}
+
+bool tc_sample_grid_build(tc_sample_grid* s, const tc_vec3* pts, int count, tc_real cell) {
+    tc_sample_grid_free(s);
+    s->count = count;
+    size_t n = (size_t)(count > 0 ? count : 1);
+    s->swapped = tc_alloc(n * sizeof(tc_vec3));
+    s->key = tc_alloc(n * sizeof(int));
+    s->list = tc_alloc(n * sizeof(int));
+    s->list_d = tc_alloc(n * sizeof(tc_real));
+    s->order = tc_alloc(n * sizeof(uint64_t));
+    if (!s->swapped || !s->key || !s->list || !s->list_d || !s->order) return false;
+    tc_point_grid_layout(&s->plain, pts, count, cell);
+    int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells; ties in axis order)
+    for (int a = 1; a < 3; ++a)
+        for (int b = a; b > 0 && s->plain.dims[ax[b]] > s->plain.dims[ax[b - 1]]; --b) {
+            int t = ax[b];
+            ax[b] = ax[b - 1];
+            ax[b - 1] = t;
+        }
+    for (int i = 0; i < count; ++i) {
+        tc_vec3 p = pts[i];
+        s->key[i] = tc_point_grid_cell_index(&s->plain, p);
+        s->swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
+    }
+    // The permuted layout is the plain one permuted (the same cell: its growth test multiplies
+    // whole numbers), so a walk visits the same points as on the plain grid.
+    return tc_point_grid_build(&s->grid, s->swapped, count, cell);
+}
+
+// The others j within r of sample i (|p_i - p_j|^2 not above r^2, as the density's walks) into
+// s->list with their squared distances, in no particular order; returns their count.
+static int sample_grid_walk(tc_sample_grid* s, const tc_vec3* pts, int i, tc_real r) {
+    const tc_point_grid* g = &s->grid;
+    int lo[3], hi[3], n = 0;
+    if (!tc_point_grid_range(g, s->swapped[i], r, lo, hi)) return 0;
+    tc_real r2 = r * r;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
+                int j = g->items[t];
+                tc_real d = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+                s->list[n] = j;
+                s->list_d[n] = d;
+                n += j != i && !(d > r2);
+            }
+        }
+    return n;
+}
+
+static int compare_u64(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return (x > y) - (x < y);
+}
+
+// The sum of p_j - p_i over the listed samples with d <= r2 (not above), in the plain grid's
+// order (by cell, then by index); *used: their count.
+static tc_vec3 sample_grid_centroid(const tc_sample_grid* s, const tc_vec3* pts, int i, int n, tc_real r2, int* used) {
+    uint64_t* order = s->order;
+    int m = 0;
+    for (int q = 0; q < n; ++q)
+        if (!(s->list_d[q] > r2)) order[m++] = (uint64_t)(uint32_t)s->key[s->list[q]] << 32 | (uint32_t)s->list[q];
+    if (m > 24) qsort(order, (size_t)m, sizeof *order, compare_u64);
+    else
+        for (int a = 1; a < m; ++a) { // insertion: a few
+            uint64_t v = order[a];
+            int b = a;
+            for (; b > 0 && order[b - 1] > v; --b) order[b] = order[b - 1];
+            order[b] = v;
+        }
+    tc_vec3 centroid = tc_v3_zero();
+    for (int q = 0; q < m; ++q) centroid = tc_v3_add(centroid, tc_v3_sub(pts[(int)(uint32_t)order[q]], pts[i]));
+    *used = m;
+    return centroid;
+}
+
+tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_grid* s, int i, int k) {
+    enum { KMAX = 16 };
+    tc_real best[KMAX];
+    if (k > KMAX) k = KMAX;
+    if (k < 1) return 0;
+    // As tc_surfel_contact_density: the k nearest from a growing ball (they do not depend on
+    // the order the ball's samples come in), then the centroid of those within r_k summed in
+    // the plain grid's order.
+    int n = 0, listed = 0;
+    tc_real r = 1.5 * s->plain.cell;
+    for (;; r *= 2) {
+        listed = sample_grid_walk(s, pts, i, r);
+        n = 0;
+        for (int q = 0; q < listed; ++q) {
+            tc_real d = s->list_d[q];
+            int pos = n < k ? n++ : k;
+            if (pos == k && d >= best[k - 1]) continue;
+            if (pos == k) pos = k - 1;
+            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+            best[pos] = d;
+        }
+        if (n >= k || n >= count - 1) break;
+    }
+    if (n == 0) return 0;
+    tc_real rk = sqrt(best[n - 1]);
+    int used = 0;
+    tc_real rk2 = (rk * 1.000001) * (rk * 1.000001);
+    if (rk2 > r * r) listed = sample_grid_walk(s, pts, i, rk * 1.000001); // (a walk of radius rk * 1.000001 tests the same rk2)
+    tc_vec3 centroid = sample_grid_centroid(s, pts, i, listed, rk2, &used);
+    tc_real offset = used ? tc_v3_len(centroid) / used : 0;
+    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    return n / (covered * TC_PI * rk * rk);
+}
+
 static tc_vec3 unit_or_zero(tc_vec3 v) {
     tc_real l = tc_v3_len(v);
     return l > 1e-15 ? tc_v3_scale(v, 1 / l) : tc_v3_zero();
@@ -982,8 +1105,8 @@ static tc_real nearest_start(const tc_points_body* b, tc_real f) {
 }
 
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c) {
-    tc_point_grid grid = {0};
-    tc_point_grid_build(&grid, c->points.data, c->points.count, p->spacing);
+    tc_sample_grid grid = {0};
+    bool grid_ok = tc_sample_grid_build(&grid, c->points.data, c->points.count, p->spacing);
     c->forces.count = c->depth.count = c->nearest_a.count = c->nearest_b.count = 0;
     c->total_a = tc_v3_zero();
     tc_real reach = 10 * fmax(A->surface.h, B->surface.h);
@@ -1004,7 +1127,7 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
             depth = tc_v3_len(d1) + tc_v3_len(d2);
             // A sparse patch (a few samples) would claim the area of the whole k-NN disc: no
             // sample represents more than (2 spacing)^2.
-            tc_real rho = fmax(tc_surfel_contact_density(c->points.data, c->points.count, &grid, i, 6), 0.25 / (p->spacing * p->spacing));
+            tc_real rho = fmax(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
             f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
         }
         tc_array_push(&c->forces, f);
@@ -1013,7 +1136,7 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
         tc_array_push(&c->nearest_b, sb);
         c->total_a = tc_v3_add(c->total_a, f);
     }
-    tc_point_grid_free(&grid);
+    tc_sample_grid_free(&grid);
 }
 
 // Mean phyxel spacing (m): the thickness of the layer of phyxels that first feels a contact.
