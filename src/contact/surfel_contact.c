@@ -587,6 +587,24 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     tc_free(touched, count);
 }
 
+void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out) {
+    tc_point_grid grid = {0};
+    gap_array found = {0}, prev = {0}, all = {0};
+    vec3_array cand = {0};
+    bool reuse = first_new >= 0 && first_new < pts->count;
+    if (reuse) {
+        vec3_array head = {pts->data, first_new, first_new};
+        gap_candidates(&head, spacing, &grid, NULL, first_new, &found, &prev, &cand);
+    }
+    gap_candidates(pts, spacing, &grid, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
+    for (int c = 0; c < cand.count; ++c) tc_array_push(out, cand.data[c]);
+    tc_point_grid_free(&grid);
+    tc_array_free(&found);
+    tc_array_free(&prev);
+    tc_array_free(&all);
+    tc_array_free(&cand);
+}
+
 // Deletes samples closer than half a spacing to an earlier kept one (unless thinned: the
 // seeding applied that rule already, so nothing would be deleted), then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.

@@ -38,6 +38,11 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
 /// to land well within half a spacing of a kept sample (which the resampling deletes).
 int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, bool every_seed,
                                      tc_surfel_contact* out);
+/// The resampling's gap candidates: the midpoints of the pairs of samples 1.5-2.2 spacings apart
+/// with no sample within 0.75 spacing, appended to out in the resampling's order. With first_new
+/// < count they are found as in its second pass (the gaps of pts[0, first_new) searched first,
+/// and kept for the samples with no later one within 2.2 spacings): the same list (for tests).
+void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out);
 /// Step 2 alone: the raw samples on F = 0 seeded by the colliding surfels (before resampling
 /// and relaxation), appended to out; marks colliding surfels and counts them in `counts` like
 /// tc_surfel_contact_surface. exact_roots: the reference root search, a full MLS fit at every

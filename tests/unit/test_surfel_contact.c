@@ -311,6 +311,42 @@ static void test_density_on_sample_grid_matches_plain(void** state) {
     }
 }
 
+// The resampling's second gap pass, which keeps the first pass's gaps far from the added
+// samples, lists the same candidates as a fresh search: jittered lattices with holes across z
+// and across x, samples added at some of the first pass's midpoints and at random.
+static void test_gap_reuse_matches_fresh_search(void** state) {
+    (void)state;
+    const tc_real sp = 0.01;
+    for (int across = 0; across < 2; ++across) {
+        uint32_t seed = 21 + (uint32_t)across;
+        tc_surfel_points pts = {0}, first = {0}, fresh = {0}, reused = {0};
+        for (int a = 0; a < 30; ++a)
+            for (int b = 0; b < 30; ++b) {
+                if (rnd(&seed) < 0.15) continue; // holes
+                tc_real u = (a + 0.3 * rnd(&seed) - 0.15) * sp, v = (b + 0.3 * rnd(&seed) - 0.15) * sp, w = 0.001 * sp * rnd(&seed);
+                tc_vec3 p = across ? tc_v3(w, u, v) : tc_v3(u, v, w);
+                tc_array_push(&pts, p);
+            }
+        int old = pts.count;
+        tc_surfel_contact_gap_candidates(&pts, sp, old, &first);
+        assert_true(first.count > 20);
+        for (int c = 0; c < 8; ++c) { // added: near some midpoints, and anywhere
+            tc_vec3 q = c < 5 ? first.data[c * (first.count / 5)] : tc_v3(0.3 * rnd(&seed), 0.3 * rnd(&seed), 0);
+            if (c >= 5 && across) q = tc_v3(0, q.x, q.y);
+            tc_array_push(&pts, tc_v3_add(q, tc_v3(0.05 * sp * rnd(&seed), 0.05 * sp * rnd(&seed), 0)));
+        }
+        tc_surfel_contact_gap_candidates(&pts, sp, pts.count, &fresh);
+        tc_surfel_contact_gap_candidates(&pts, sp, old, &reused);
+        assert_int_equal(fresh.count, reused.count);
+        assert_memory_equal(fresh.data, reused.data, (size_t)fresh.count * sizeof(tc_vec3));
+        assert_true(fresh.count > 10 && fresh.count < first.count); // the added samples filled some gaps
+        tc_array_free(&pts);
+        tc_array_free(&first);
+        tc_array_free(&fresh);
+        tc_array_free(&reused);
+    }
+}
+
 static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
     slab_pair s = make_slabs(1e5, 1e5, 0.01, 0.012);
     tc_surfel_contact c = {0};
@@ -728,6 +764,7 @@ int main(void) {
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_on_sample_grid_matches_plain, tc_test_setup_log),
+        cmocka_unit_test_setup(test_gap_reuse_matches_fresh_search, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
