@@ -68,8 +68,8 @@ TC_API bool tc_body_is_valid(const tc_world* world, tc_body_id id);
 TC_API tc_body_kind tc_body_get_kind(const tc_world* world, tc_body_id id);
 /// The body's name ("" if none or invalid id).
 TC_API const char* tc_body_get_name(const tc_world* world, tc_body_id id);
-/// World pose of the body frame (identity for an invalid id). Deformables report their
-/// initial frame moved with the centre of mass.
+/// World pose of the body frame (identity for an invalid id). Deformables (tet, spring, point
+/// bodies) report a frame at their centre of mass with no rotation.
 TC_API tc_transform tc_body_get_pose(const tc_world* world, tc_body_id id);
 /// Velocity of the centre of mass, m/s (zero for an invalid id).
 TC_API tc_vec3 tc_body_get_linear_velocity(const tc_world* world, tc_body_id id);

@@ -27,17 +27,30 @@ tc_real tc_contact_surface_function(const tc_points_body* A, const tc_points_bod
 
 typedef struct segment_ctx {
     const tc_points_body *A, *B;
-    tc_vec3 from, to;
+    tc_vec3 from, to;                 ///< self's surfel, its projection on other
+    bool from_is_a;                   ///< the segment starts on A
     tc_real last_t, last_fa, last_fb; ///< the latest evaluation, reused for the inside test
+    bool last_modelled;               ///< an f of the latest evaluation came from the linear model
 } segment_ctx;
+
+// f of A or B at x(t); beyond the body's MLS reach (a segment longer than 3h) the linear
+// model along the segment, which the seed was classified with: 0 at the body's own end,
+// -len at the other end (it only guides Brent there: a root where it was used is no sample).
+static tc_real segment_f(segment_ctx* s, bool of_a, tc_real t, tc_vec3 x) {
+    tc_real f = eval_f(of_a ? s->A : s->B, x, NULL);
+    if (f < 1e299) return f;
+    s->last_modelled = true;
+    tc_real len = tc_v3_dist(s->from, s->to);
+    return of_a == s->from_is_a ? -t * len : -(1 - t) * len;
+}
 
 static tc_real segment_g(tc_real t, void* ctx) {
     segment_ctx* s = ctx;
     tc_vec3 x = tc_v3_lerp(s->from, s->to, t);
     s->last_t = t;
-    s->last_fa = eval_f(s->A, x, NULL);
-    s->last_fb = eval_f(s->B, x, NULL);
-    if (s->last_fa >= 1e299 || s->last_fb >= 1e299) return NAN;
+    s->last_modelled = false;
+    s->last_fa = segment_f(s, true, t, x);
+    s->last_fb = segment_f(s, false, t, x);
     return s->A->mat.youngs * s->last_fa - s->B->mat.youngs * s->last_fb;
 }
 
@@ -71,16 +84,16 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
     if (!project_from(other, s, f, n, &proj, &f_proj)) return false;
     tc_real len = tc_v3_dist(s, proj);
     if (len < 1e-12) { *out = s; return true; }
-    tc_real fs_self = eval_f(self, s, NULL), fp_self = eval_f(self, proj, NULL);
-    if (fs_self >= 1e299 || fp_self >= 1e299) return false;
     bool self_is_a = self == A;
+    segment_ctx ctx = {A, B, s, proj, self_is_a, -1, 0, 0, false};
+    tc_real fs_self = segment_f(&ctx, self_is_a, 0, s), fp_self = segment_f(&ctx, self_is_a, 1, proj);
     tc_real e_self = self->mat.youngs, e_other = other->mat.youngs, sign = self_is_a ? 1 : -1;
     tc_real g0 = sign * (e_self * fs_self - e_other * f), g1 = sign * (e_self * fp_self - e_other * f_proj);
-    segment_ctx ctx = {A, B, s, proj, -1, 0, 0};
     tc_real t, h = fmin(A->surface.h, B->surface.h);
     if (!tc_brent_known(segment_g, &ctx, 0, 1, g0, g1, 1e-6 * h / len, 50, &t, NULL)) return false;
     *out = tc_v3_lerp(s, proj, t);
-    if (ctx.last_t != t) return inside_both(A, B, *out);
+    if (ctx.last_t != t) segment_g(t, &ctx);
+    if (ctx.last_modelled) return false; // beyond a surface's reach: F is not defined there
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     return ctx.last_fa <= tol && ctx.last_fb <= tol;
 }
@@ -650,12 +663,41 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
-// A point more than 3h from every surfel of b but within a phyxel radius of one of its
-// phyxels is deep inside b (the MLS surface does not reach there).
-static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
+// A point more than 3h from every surfel of b (beyond the MLS surface's reach) is deep inside
+// b when it is within a phyxel radius of one of b's phyxels and behind b's nearest surfel p
+// (eq. 2 with p for the projection: the phyxels' balls stick out of the surface).
+static bool within_phyxels(const tc_points_body* b, tc_vec3 x) {
     for (int i = 0; i < b->np; ++i)
         if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) return true;
     return false;
+}
+
+// Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
+// nearest surfel p (within DEEP_REACH h), which the model below stands for: the plane through
+// p facing away from x, f = -|p - x| at x (its projection is p). *nearest = -1 when none.
+// hint: a surfel of b (the previous deep candidate's nearest, or -1); the nearest is within
+// |x - hint| of x, so one search of that radius finds it (the same surfel as growing balls).
+#define DEEP_REACH 10
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, tc_surfel_fit* model) {
+    if (!within_phyxels(b, x)) return false;
+    tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
+    if (*hint >= 0) {
+        tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
+        if (r < r_max) r0 = r_max = r;
+    }
+    int p = tc_point_grid_nearest_from(&b->surface.grid, b->s, x, r0, r_max);
+    if (p < 0) { model->f = 1e300; return true; }
+    *hint = p;
+    tc_vec3 d = tc_v3_sub(b->s[p], x);
+    tc_real len = tc_v3_len(d);
+    if (tc_v3_dot(d, b->n[p]) <= 0 || !(len > 0)) return false; // in front of the surface there
+    *model = (tc_surfel_fit){0};
+    model->a = b->s[p];
+    model->n = tc_v3_scale(d, 1 / len);
+    tc_v3_basis(model->n, &model->t1, &model->t2);
+    model->inv_h = 1 / b->surface.h;
+    model->f = -len;
+    return true;
 }
 
 // ---- classification ------------------------------------------------------------------------
@@ -669,7 +711,7 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x) {
 // fit would have decided: the classification is the exact one (test_surfel_contact.c).
 enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
 #define CLASS_LIP 1.5
-#define CLASS_BOUND_MARGIN 0.1 // of h: the truncation steps of the 3h ball and the 8-surfel quadratic switch
+#define CLASS_BOUND_MARGIN 0.1 // of h: the steps of the 2h truncation, the widening to 3h and the 8-surfel quadratic switch
 
 typedef struct side_class {
     int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
@@ -678,6 +720,7 @@ typedef struct side_class {
     uint8_t* state;     ///< per slot: CLASS_*
     tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
+    int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int ns, cap;
 } side_class;
 
@@ -721,6 +764,14 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
     return best;
 }
 
+// A candidate beyond other's MLS reach: deep inside (a seed along the segment to other's
+// nearest surfel, or hidden without a sample when none is near) or outside.
+static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y) {
+    tc_surfel_fit* fo = &c->fit[slot];
+    if (!deep_inside(other, y, &c->deep_hint, fo)) return;
+    c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
+}
+
 // Classifies candidate k (in other's box) of self.
 static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds);
 
@@ -744,13 +795,13 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
         // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
         // not defined there, so it bounds no neighbour.
         c->lower[slot] = -INFINITY;
-        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN;
+        classify_deep(other, c, slot, y);
         return;
     }
     tc_surfel_fit* fo = &c->fit[slot];
     if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
         c->lower[slot] = -INFINITY;
-        if (deep_inside(other, y)) c->state[slot] = CLASS_HIDDEN; // beyond the MLS reach: hidden, no sample
+        classify_deep(other, c, slot, y); // beyond the MLS reach
         return;
     }
     c->lower[slot] = fo->f;
@@ -761,6 +812,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
+    c->deep_hint = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
     for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;

@@ -203,7 +203,8 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     S->count = count;
     S->h = h;
     // Cells of 1.5h: cells of h scan fewer surfels but visit twice the rows (most of them
-    // empty on a surface), more instructions in all.
+    // empty on a surface), more instructions in all (with the 2h cut-off too: cells of h,
+    // 1.25h or 2h took 1.5-3 % more instructions in the bench).
     if (!tc_point_grid_build(&S->grid, s, count, 1.5 * h)) return false;
     // Copies in grid order: a gather reads a row of cells as one contiguous run (position and
     // normal side by side: one stream of cache lines; six arrays missed L1 a third more often).
@@ -240,7 +241,7 @@ static const tc_real exp_eighths[74] = {
     0.00012340980408667956, 0.00010890876985506645
 };
 
-// exp(-s) for 0 <= s <= 9 (the Gaussian weights within the 3h cut-off): exp(-k/8) from the
+// exp(-s) for 0 <= s <= 9 (the Gaussian weights within the 3h reach): exp(-k/8) from the
 // table times the Taylor series of exp(-r), 0 <= r < 1/8, to degree 9 (truncation < 3e-16).
 static inline tc_real exp_neg_inline(tc_real s) {
     int k = (int)(s * 8);
@@ -252,9 +253,9 @@ static inline tc_real exp_neg_inline(tc_real s) {
 
 tc_real tc_exp_neg(tc_real s) { return s >= 0 && s <= 9 ? exp_neg_inline(s) : exp(-s); }
 
-enum { GATHER_MAX = 512, LANES = 4 };
+enum { GATHER_MAX = 512, LANES = 4, GATHER_WIDEN = 8 }; // (8: the quadratic height fit's minimum)
 
-// The surfels within 3h of x (at most GATHER_MAX, the first in grid order; 3h holds ~60
+// The surfels within r of x (at most GATHER_MAX, the first in grid order; 2h holds ~28
 // surfels at h = 1.5 spacing) as offsets e = s - x, their normals and Gaussian weights, in
 // arrays (one per component) padded with zeros to a multiple of LANES: the sums of the fit
 // run LANES at a time (u, v, z: scratch of the height fit).
@@ -350,14 +351,14 @@ static void gather_weights(const tc_surfel_surface* S, gather* g) { gather_weigh
 static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a - v : (v > a + w ? v - a - w : 0); }
 
 // Walks the grid rows (cells along x are contiguous in the sorted copies) that the ball
-// (x, 3h) reaches: the same surfels in the same order as a cell-by-cell walk, one run per row.
+// (x, r) reaches: the same surfels in the same order as a cell-by-cell walk, one run per row.
 // (Clipping each row to the ball's extent scanned fewer surfels but its sqrt cost more.)
-// Two passes: the sorted indices of the surfels within 3h, then their offsets and normals
+// Two passes: the sorted indices of the surfels within r, then their offsets and normals
 // (about half the scanned surfels are outside: the first pass writes one index for each).
-static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, tc_real r, gather* g) {
     int lo[3], hi[3], n = 0;
     const tc_point_grid* grid = &S->grid;
-    tc_real r = 3 * S->h, cut2 = r * r, cell = grid->cell;
+    tc_real cut2 = r * r, cell = grid->cell;
     int idx[GATHER_MAX + 1];
     const tc_real* sn = S->rec;
     if (grid->start && tc_point_grid_range(grid, x, r, lo, hi)) {
@@ -370,7 +371,7 @@ static void gather_from_grid(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
                 tc_real dy = interval_dist(x.y, grid->origin.y + cy * cell, cell);
                 if (rest_z < dy * dy) continue;
                 // Branch-free: every index is written to the next slot, which only advances when
-                // the surfel is within 3h (a branch would mispredict on about half of them).
+                // the surfel is within r (a branch would mispredict on about half of them).
                 // (The run is cut where GATHER_MAX could be reached, checked once per row.)
                 int row_end = end;
                 if (end - t > GATHER_MAX - n) end = t + (GATHER_MAX - n);
@@ -409,8 +410,8 @@ static inline tc_real floor_fast(tc_real v) {
 // The fits of a contact are made at points close to one another (a body's candidates in grid
 // order, the seeds on the contact surface), and each gather walks the same ~25 rows of cells
 // and tests the same ~100 surfels as its neighbours' did. A tile is the list of the surfels
-// within 3h of one grid cell (the cell's box), in the same grid order as the gather's walk,
-// made once; a fit at a point x of that cell filters it by |s - x| <= 3h. Every surfel within 3h
+// within the cut-off 2h of one grid cell (the cell's box), in the same grid order as the gather's walk,
+// made once; a fit at a point x of that cell filters it by |s - x| <= 2h. Every surfel within 2h
 // of x is in the list (the box holds x, with a margin for rounding), and the filter keeps the
 // list's order, which is the walk's: the same neighbours in the same order, the same bits.
 // The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
@@ -488,7 +489,7 @@ static int tile_rows_scalar(const tc_surfel_surface* S, int (*run)[2], int rows,
     return n;
 }
 
-// The gather from a tile: its surfels within 3h of x, in its order, from entry q on (portable code).
+// The gather from a tile: its surfels within the cut-off of x, in its order, from entry q on (portable code).
 static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, int q, int n) {
     const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
     for (; q < t.count && n < GATHER_MAX; ++q) {
@@ -569,14 +570,14 @@ __attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3
 static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
-// Lists the surfels within 3h of cell c (= cx, cy, cz) in grid order as hash entry e's list,
+// Lists the surfels within the cut-off (2h) of cell c (= cx, cy, cz) in grid order as hash entry e's list,
 // written in place in a block (arrays with room for every scanned surfel; only the kept ones'
-// entries are touched); false when out of memory or the cells are far smaller than 3h.
+// entries are touched); false when out of memory or the cells are far smaller than 2h.
 static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int cell) {
     const tc_point_grid* grid = &S->grid;
     // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
-    // cell by rounding, and |s - x| <= 3h is tested in floating point.
-    tc_real slack = 1e-6 * grid->cell, r = 3 * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
+    // cell by rounding, and |s - x| <= 2h is tested in floating point.
+    tc_real slack = 1e-6 * grid->cell, r = TC_SURFEL_CUTOFF * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
     tc_real blo[3], bhi[3];
     int lo[3], hi[3];
     for (int k = 0; k < 3; ++k) {
@@ -594,7 +595,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     int run[MAX_ROWS][2], rows = 0, most = 0;
     tc_real gap2[MAX_REACH + 1];
     for (int k = 0; k < 3; ++k)
-        if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return false; // (cells far smaller than 3h: the plain gather)
+        if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return false; // (cells far smaller than 2h: the plain gather)
     for (int d = 0; d <= MAX_REACH; ++d) {
         tc_real gap = (d - 1) * cs - 2 * slack;
         gap2[d] = gap > 0 ? gap * gap : 0;
@@ -623,7 +624,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
 #endif
         n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
     for (int k = 0; k < 6; ++k)
-        for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (3h)^2
+        for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (2h)^2
     tc->cell[e] = cell;
     tc->at[e] = d;
     tc->count[e] = n;
@@ -666,26 +667,29 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
     return true;
 }
 
-// The surfels within 3h of x into g (as gather_from_grid), from x's tile where there is one.
+// The surfels within the cut-off 2h of x into g (as gather_from_grid), from x's tile where
+// there is one; fewer than GATHER_WIDEN there (x far off the surface): those within the reach 3h.
 static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     tile_view t;
     if (!tile_of(S, x, &t)) {
-        gather_from_grid(S, x, g);
+        gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, g);
+        if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
         return;
     }
-    tc_real r = 3 * S->h, cut2 = r * r;
+    tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
 #ifdef TILE_AVX2
     if (tile_has_avx2()) g->count = tile_filter_avx2(t, x, cut2, g);
     else
 #endif
         g->count = tile_filter_scalar(t, x, cut2, g, 0, 0);
     gather_pad(g);
+    if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
 }
 
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
     int lo[3], hi[3];
     const tc_point_grid* grid = &S->grid;
-    tc_real r = 3 * S->h, cut2 = r * r;
+    tc_real r = TC_SURFEL_REACH * S->h, cut2 = r * r;
     if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
     // Nearest cells first would find a surfel sooner, but rows in order keep it simple and
     // the first rows near the middle of the ball usually hold one.
@@ -852,7 +856,8 @@ bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit*
 
 bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
     gather g;
-    gather_from_grid(S, x, &g);
+    gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, &g);
+    if (g.count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, &g);
     return fit_gather(S, &g, x, fit);
 }
 

@@ -31,18 +31,25 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
 /// Nearest point to x within max_r, or -1.
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r);
 /// The same answer, the search starting from a ball of radius r0 (> 0; else half a cell) and
-/// doubling: an r0 just beyond the expected distance saves the empty smaller balls.
+/// doubling up to max_r: an r0 just beyond the expected distance (or, for points known to be
+/// far from every point, that distance) saves the empty smaller balls.
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r);
 /// True when a point lies closer than r to x (tc_point_grid_nearest(g, p, x, r) >= 0, stopping
 /// at the first one found).
 bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r);
 
+/// The MLS weights exp(-r^2/h^2) are truncated at TC_SURFEL_CUTOFF h (about 28 neighbours at
+/// h = 1.5 spacing, within the 10-30 of ALGORITHMS.md 8.1); where fewer than 8 surfels lie that
+/// close (more than ~1.7h off a flat surface) a fit takes those within TC_SURFEL_REACH h instead,
+/// and f is undefined beyond the reach.
+#define TC_SURFEL_CUTOFF 2.0
+#define TC_SURFEL_REACH 3.0
 /// MLS implicit surface f(x) = n(x).(x - a(x)) over oriented points (positions borrowed).
 typedef struct tc_surfel_surface {
     const tc_vec3* s;
     const tc_vec3* n;
     int count;
-    tc_real h;         ///< m, Gaussian width; neighbours truncated at 3h
+    tc_real h;         ///< m, Gaussian width; neighbours truncated at TC_SURFEL_CUTOFF h (TC_SURFEL_REACH h far off)
     tc_point_grid grid;
     tc_vec3* cs;       ///< s copied in grid order (owned)
     tc_real* rec;      ///< s and n copied in grid order, 6 reals per surfel: x y z nx ny nz (owned)
@@ -54,7 +61,7 @@ typedef struct tc_surfel_surface {
     struct tc_surfel_tiles* tiles;
 } tc_surfel_surface;
 
-/// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within 3h) from a table and a short series,
+/// exp(-s) (the Gaussian weights): for 0 <= s <= 9 (within the reach, 3h) from a table and a short series,
 /// to ~1e-15 relative without a libm call; libm exp elsewhere.
 tc_real tc_exp_neg(tc_real s);
 

@@ -115,6 +115,7 @@ checkpoint_resume)
     a=$("$tactus" run "$scene" --steps 150 --every 10 --out "$work/a" --hash | grep '^hash ')
     "$tactus" run "$scene" --steps 90 --every 10 --checkpoint-every 30 --out "$work/b" > /dev/null
     [ -f "$work/b/checkpoint.tcck" ] || fail "no checkpoint written"
+    cp "$work/b/checkpoint.tcck" "$work/step90.tcck"
     b=$("$tactus" resume "$work/b/checkpoint.tcck" --steps 150 --hash | tee "$work/resume.txt" | grep '^hash ')
     grep -q 'resuming .* at step 90 of 150' "$work/resume.txt" || fail "resume did not start at step 90"
     [ "$a" = "$b" ] || fail "resumed hash $b differs from uninterrupted $a"
@@ -123,6 +124,20 @@ checkpoint_resume)
         || fail "resumed metrics.csv differs"
     cmp -s "$work/a/frame_000015.vtp" "$work/b/frame_000015.vtp" || fail "resumed frame 15 differs"
     diff "$work/a/events.pvd" "$work/b/events.pvd" > /dev/null || fail "resumed .pvd differs"
+    # resumed into another directory, from another working directory: its .pvd lists every
+    # frame where it is (the earlier ones stay in b/), as many as the uninterrupted run's; its
+    # checkpoints go there, and b/'s checkpoint is left alone
+    before=$(cksum < "$work/b/checkpoint.tcck")
+    (cd / && "$tactus" resume "$work/step90.tcck" --steps 150 --out "$work/c" > /dev/null) || fail "resume --out failed"
+    [ "$(cksum < "$work/b/checkpoint.tcck")" = "$before" ] || fail "resume --out rewrote the original checkpoint"
+    [ -f "$work/c/checkpoint.tcck" ] || fail "resume --out wrote no checkpoint in its directory"
+    grep -o 'file="[^"]*"' "$work/c/events.pvd" | sed 's/^file="//; s/"$//' > "$work/c_frames.txt"
+    [ "$(wc -l < "$work/c_frames.txt")" -eq "$(grep -c 'file=' "$work/a/events.pvd")" ] ||
+        fail "resumed --out .pvd lists $(wc -l < "$work/c_frames.txt") frames"
+    while read -r f; do
+        case "$f" in /*) p=$f ;; *) p=$work/c/$f ;; esac
+        [ -f "$p" ] || fail "resumed --out .pvd lists a missing frame $f"
+    done < "$work/c_frames.txt"
     # a damaged checkpoint is refused with a message naming the file
     head -c 300 "$work/b/checkpoint.tcck" > "$work/cut.tcck"
     if "$tactus" resume "$work/cut.tcck" 2> "$work/err.txt"; then fail "truncated checkpoint accepted"; fi

@@ -122,6 +122,42 @@ static void test_mls_tiled_fits_match_direct_fits(void** state) {
     tc_free(x, Q * sizeof(tc_vec3));
 }
 
+// The weights are cut off at TC_SURFEL_CUTOFF h: a surfel just beyond leaves the fit at x
+// untouched, one just inside moves it. Far off the surface (fewer than 8 surfels within the
+// cut-off) a fit takes the surfels within the reach, 3h, and fails beyond it.
+static tc_real plane_fit_with_extra(tc_real extra_dist, tc_vec3 x, bool* ok) {
+    enum { M = 21 };
+    tc_vec3 s[M * M + 1], n[M * M + 1];
+    tc_real spacing = 0.01, h = 1.5 * spacing;
+    int count = 0;
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < M; ++j) s[count] = tc_v3((i - M / 2) * spacing, (j - M / 2) * spacing, 0), n[count++] = tc_v3(0, 0, 1);
+    if (extra_dist > 0) s[count] = tc_v3_madd(x, extra_dist * h, tc_v3(0.6, 0, 0.8)), n[count++] = tc_v3(0, 0, 1);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, count, h));
+    tc_surfel_fit fit;
+    *ok = tc_surfel_surface_fit(&S, x, &fit);
+    tc_surfel_surface_free(&S);
+    return fit.f;
+}
+
+static void test_mls_cutoff_and_reach(void** state) {
+    (void)state;
+    tc_real h = 0.015;
+    bool ok;
+    tc_vec3 x = tc_v3(0.003, 0.002, 0);
+    tc_real plain = plane_fit_with_extra(0, x, &ok);
+    assert_true(ok);
+    assert_near(plain, 0, 1e-12);
+    assert_true(plane_fit_with_extra(TC_SURFEL_CUTOFF * 1.02, x, &ok) == plain);
+    assert_true(fabs(plane_fit_with_extra(TC_SURFEL_CUTOFF * 0.98, x, &ok) - plain) > 1e-6 * h);
+    // 2.5h above the plane: no surfel within 2h, the fit of those within 3h is the plane's.
+    assert_near(plane_fit_with_extra(0, tc_v3(0.003, 0.002, 2.5 * h), &ok), 2.5 * h, 1e-9);
+    assert_true(ok);
+    plane_fit_with_extra(0, tc_v3(0.003, 0.002, (TC_SURFEL_REACH + 0.02) * h), &ok);
+    assert_false(ok);
+}
+
 // Two wide slabs, A below B, overlapping by delta in z (the faces act as half-spaces near the centre).
 typedef struct slab_pair { tc_points_body *A, *B; tc_real top_a, bottom_b; } slab_pair;
 
@@ -630,6 +666,64 @@ static void test_seeds_on_fits_match_exact_roots(void** state) {
     }
 }
 
+// An overlap deeper than the MLS reach (3h, here 40 mm against 29 mm): the surfels deep inside
+// the other body are still the colliding ones (the phyxels' balls stick out of the surface:
+// eq. 2 with the nearest surfel decides there) and seed along the segment to the other's
+// nearest surfel, so the contact surface has no hole in the middle.
+static int inside_sphere(const tc_points_body* b, tc_vec3 centre, tc_real R) {
+    int n = 0;
+    for (int k = 0; k < b->ns; ++k) n += tc_v3_dist(b->s[k], centre) < R;
+    return n;
+}
+
+static void test_deep_overlap_has_no_hole(void** state) {
+    (void)state;
+    tc_real overlap = 0.04, R = 0.1;
+    tc_points_body *A, *B;
+    make_spheres(overlap, &A, &B);
+    assert_true(overlap > TC_SURFEL_REACH * A->surface.h);
+    tc_surfel_contact c = {0};
+    tc_surfel_contact_params p = params(A->resample_spacing);
+    int samples = tc_surfel_contact_surface(A, B, &p, &c);
+    int geo_a = inside_sphere(A, tc_v3(0.2 - overlap, 0, 0), R), geo_b = inside_sphere(B, tc_v3_zero(), R);
+    print_message("colliding %d + %d (inside the other sphere: %d + %d), %d samples\n", c.colliding_a, c.colliding_b, geo_a, geo_b, samples);
+    assert_true(abs(c.colliding_a - geo_a) <= 1 && abs(c.colliding_b - geo_b) <= 1);
+    // Every sample lies in the overlap (within half a spacing of both spheres).
+    for (int q = 0; q < samples; ++q) {
+        assert_true(tc_v3_len(c.points.data[q]) < R + 0.5 * p.spacing);
+        assert_true(tc_v3_dist(c.points.data[q], tc_v3(0.2 - overlap, 0, 0)) < R + 0.5 * p.spacing);
+    }
+    // The contact disc (radius sqrt(R^2 - (0.1 - overlap/2)^2) = 6 cm): every point within 80 %
+    // of its radius has a sample within 1.5 spacings (in the plane of the disc).
+    tc_real rho_max = sqrt(R * R - (R - overlap / 2) * (R - overlap / 2)), worst = 0;
+    for (int i = 0; i <= 8; ++i)
+        for (int j = 0; j < 16; ++j) {
+            tc_real rho = 0.8 * rho_max * i / 8, phi = 2 * TC_PI * j / 16, best = INFINITY;
+            for (int q = 0; q < samples; ++q)
+                best = fmin(best, hypot(c.points.data[q].y - rho * cos(phi), c.points.data[q].z - rho * sin(phi)));
+            worst = fmax(worst, best);
+        }
+    print_message("largest gap in the contact disc: %.2f spacings\n", worst / p.spacing);
+    assert_true(worst < 1.5 * p.spacing);
+    tc_surfel_contact_free(&c);
+    tc_points_body_free(A);
+    tc_points_body_free(B);
+    // 7 cm (> 6h): where the middle of a segment is beyond both surfaces' reach F is not
+    // defined, and no seed is placed there (the linear model only guides the search).
+    make_spheres(0.07, &A, &B);
+    tc_surfel_contact counts = {0};
+    tc_surfel_points seeds = {0};
+    tc_surfel_contact_seeds(A, B, false, &counts, &seeds);
+    int undefined = 0;
+    for (int q = 0; q < seeds.count; ++q) undefined += isnan(tc_contact_surface_function(A, B, seeds.data[q]));
+    print_message("7 cm: %d seeds, %d where F is undefined\n", seeds.count, undefined);
+    assert_true(seeds.count > 100);
+    assert_int_equal(undefined, 0);
+    tc_array_free(&seeds);
+    tc_points_body_free(A);
+    tc_points_body_free(B);
+}
+
 // Colliding flags of A's and B's surfels after seeding (fast classification or a fit per surfel).
 static void classify(tc_points_body* A, tc_points_body* B, bool exact, uint8_t* flags_a, uint8_t* flags_b, int* count) {
     memset(A->surfel_colliding, 0, (size_t)A->ns);
@@ -758,6 +852,8 @@ int main(void) {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_sphere_projection_inside_and_normals, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_tiled_fits_match_direct_fits, tc_test_setup_log),
+        cmocka_unit_test_setup(test_mls_cutoff_and_reach, tc_test_setup_log),
+        cmocka_unit_test_setup(test_deep_overlap_has_no_hole, tc_test_setup_log),
         cmocka_unit_test_setup(test_equal_stiffness_contact_surface_is_midway, tc_test_setup_log),
         cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),

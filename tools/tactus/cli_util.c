@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool cli_is_help(const char* arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
@@ -58,4 +59,11 @@ bool cli_make_dirs(const char* dir) {
         }
     }
     return true;
+}
+
+bool cli_absolute_path(const char* path, char* out, size_t cap) {
+    if (path[0] == '/') return (size_t)snprintf(out, cap, "%s", path) < cap;
+    char cwd[1024];
+    if (!getcwd(cwd, sizeof cwd)) return false;
+    return (size_t)snprintf(out, cap, "%s/%s", cwd, path) < cap;
 }

@@ -3,6 +3,7 @@
 #define TACTUS_CLI_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /// Most steps one run may take (as --steps accepts).
@@ -19,5 +20,8 @@ bool cli_parse_int(const char* opt, const char* text, int* out);
 bool cli_steps_for_time(const char* what, double time, double dt, int64_t* steps);
 /// Creates dir and its parents (like mkdir -p). Prints an error on failure.
 bool cli_make_dirs(const char* dir);
+/// path made absolute against the working directory (unchanged when it starts with '/'; not
+/// normalised) into out (cap bytes); false when the working directory is unknown or too long.
+bool cli_absolute_path(const char* path, char* out, size_t cap);
 
 #endif

@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_state.h"
+#include "cli_util.h"
+#include "core/core.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,12 @@ enum { k_blob_version = 1 };
 
 void run_state_save(const run_state* s, tc_state_writer* out) {
     tc_state_write_i64(out, k_blob_version);
-    tc_state_write_string(out, s->dir);
+    // The directory and checkpoint path as absolute paths: a resume may run from another
+    // working directory (and the earlier frames stay where they are).
+    char dir[sizeof s->dir + 1024], checkpoint[sizeof s->checkpoint + 1024];
+    tc_state_write_string(out, cli_absolute_path(s->dir, dir, sizeof dir) ? dir : s->dir);
     tc_state_write_string(out, s->stem);
-    tc_state_write_string(out, s->checkpoint);
+    tc_state_write_string(out, cli_absolute_path(s->checkpoint, checkpoint, sizeof checkpoint) ? checkpoint : s->checkpoint);
     int64_t ints[5] = {s->step, s->total, s->every, s->checkpoint_every, s->frame_count};
     tc_state_write(out, ints, sizeof ints);
     tc_state_write_real(out, s->max_pen);
@@ -26,7 +31,7 @@ static bool read_into(tc_state_reader* in, char* out, size_t cap) {
     char* str = tc_state_read_string(in);
     bool ok = str && strlen(str) < cap;
     if (ok) memcpy(out, str, strlen(str) + 1);
-    free(str);
+    tc_free_string(str);
     return ok;
 }
 
@@ -39,7 +44,7 @@ static bool load_frames(run_state* s, tc_state_reader* in, int64_t count) {
         char* name = tc_state_read_string(in);
         if (!name) return false;
         s->frames[i] = strdup(name);
-        free(name);
+        tc_free_string(name);
         s->times[i] = tc_state_read_real(in);
         s->frame_count++;
         if (!s->frames[i]) return false;

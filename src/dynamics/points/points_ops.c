@@ -43,7 +43,7 @@ static tc_aabb body_aabb(const tc_world* w, int i) { return tc_aabb_inflate(body
 
 static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* n) {
     const tc_points_body* b = body(w, i);
-    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, 3 * b->surface.h), p)) return 1e300;
+    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, TC_SURFEL_REACH * b->surface.h), p)) return 1e300;
     tc_vec3 nn;
     tc_real f = tc_surfel_surface_eval(&b->surface, p, &nn);
     if (f >= 1e299) return 1e300;
@@ -130,12 +130,11 @@ static tc_vec3 linear_velocity(const tc_world* w, int i) {
     return tc_v3_scale(c, 1 / b->total_mass);
 }
 
+// A frame at the centre of mass, as tet and spring bodies report (the rest positions x0 are in
+// world coordinates: the com minus theirs was the displacement, not a position).
 static tc_transform pose(const tc_world* w, int i) {
-    const tc_points_body* b = body(w, i);
-    tc_vec3 c0 = tc_v3_zero();
-    for (int p = 0; p < b->np; ++p) c0 = tc_v3_madd(c0, b->m[p], b->x0[p]);
     tc_transform t = tc_transform_identity();
-    t.p = tc_v3_sub(center_of_mass(w, i), tc_v3_scale(c0, 1 / b->total_mass)); // rest frame moved with the com
+    t.p = center_of_mass(w, i);
     return t;
 }
 
