@@ -304,7 +304,7 @@ void tc_springs_collide(tc_world* w, tc_real h) {
             one_way(w, &pw, a, b, h, record);
             one_way(w, &pw, b, a, h, record);
         }
-    for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, false);
+    for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, true); // dynamic rigid: per piece (springs_rigid.c)
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_free(pw.mark, (size_t)pw.mark_count);
