@@ -6,14 +6,16 @@
 
 #include <stdio.h>
 
-static tc_world* make_world(tc_vec3 gravity) {
+static tc_world* make_world_threads(tc_vec3 gravity, int threads) {
     tc_world_def wd = tc_world_def_default();
-    wd.gravity = gravity;
+    wd.gravity = gravity, wd.thread_count = threads;
     tc_error e;
     tc_world* w = tc_world_create(&wd, &e);
     assert_non_null(w);
     return w;
 }
+
+static tc_world* make_world(tc_vec3 gravity) { return make_world_threads(gravity, 1); }
 
 static tc_body_id add_rigid(tc_world* w, tc_shape_def shape, tc_vec3 p, tc_vec3 v, bool is_static) {
     tc_rigid_body_def d = tc_rigid_body_def_default();
@@ -117,12 +119,44 @@ static void test_drop_on_resting_box(void** state) {
     tc_world_destroy(w);
 }
 
+// Two spring balls land on the same rigid box (each body's proxy takes its own impulses, the
+// rigid box gets them after the parallel loop in body order): the state is the same, bit for
+// bit, on 1 and 2 threads.
+static void run_two_balls(int threads, uint64_t* hashes, int steps) {
+    tc_world* w = make_world_threads(tc_v3(0, 0, -9.81), threads);
+    tc_shape_def plane = tc_shape_def_default(TC_SHAPE_PLANE), box = tc_shape_def_default(TC_SHAPE_BOX);
+    box.half_extents = tc_v3(0.1, 0.1, 0.05);
+    add_rigid(w, plane, tc_v3_zero(), tc_v3_zero(), true);
+    add_rigid(w, box, tc_v3(0, 0, 0.05), tc_v3_zero(), false);
+    add_ball(w, tc_v3(-0.04, 0, 0.17), tc_v3(0, 0, -4), 2);
+    add_ball(w, tc_v3(0.06, 0.01, 0.19), tc_v3(0, 0, -5), 2);
+    tc_error e;
+    int most = 0;
+    for (int k = 0; k < steps; ++k) {
+        assert_int_equal(tc_world_step(w, &e), TC_RESULT_OK);
+        hashes[k] = tc_world_hash(w);
+        most = tc_world_get_stats(w).contact_count > most ? tc_world_get_stats(w).contact_count : most;
+    }
+    printf("two balls on a box, %d thread(s): at most %d contacts, hash %016llx\n", threads, most, (unsigned long long)hashes[steps - 1]);
+    assert_true(most > 4); // the balls touched the box (besides its 4 contacts with the ground)
+    tc_world_destroy(w);
+}
+
+static void test_two_balls_do_not_depend_on_threads(void** state) {
+    (void)state;
+    uint64_t one[6], two[6];
+    run_two_balls(1, one, 6);
+    run_two_balls(2, two, 6);
+    for (int k = 0; k < 6; ++k) assert_true(one[k] == two[k]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_head_on_1, tc_test_setup_log),
         cmocka_unit_test_setup(test_head_on_6, tc_test_setup_log),
         cmocka_unit_test_setup(test_head_on_12, tc_test_setup_log),
         cmocka_unit_test_setup(test_drop_on_resting_box, tc_test_setup_log),
+        cmocka_unit_test_setup(test_two_balls_do_not_depend_on_threads, tc_test_setup_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
