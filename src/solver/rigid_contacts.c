@@ -231,6 +231,21 @@ void tc_rigid_contacts_end_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
     tc_solver_update_sleep(w, s, sv, dt);
 }
 
+void tc_rigid_contacts_reactions(const tc_rigid_store* s, tc_real h, tc_vec3* force, tc_vec3* torque) {
+    for (int i = 0; i < s->bodies.count; ++i) force[i] = torque[i] = tc_v3_zero();
+    const tc_solver* sv = s->solver;
+    if (!sv || !(h > 0)) return;
+    for (int i = 0; i < sv->rows.count; ++i) {
+        const tc_contact_row* r = &sv->rows.data[i];
+        // the impulse on B (A takes the opposite), as apply_row applies it
+        tc_vec3 P = tc_v3_scale(tc_v3_add(tc_v3_add(tc_v3_scale(r->n, r->ln), tc_v3_scale(r->t1, r->lt1)), tc_v3_scale(r->t2, r->lt2)), 1 / h);
+        force[r->a] = tc_v3_sub(force[r->a], P);
+        torque[r->a] = tc_v3_sub(torque[r->a], tc_v3_cross(r->ra, P));
+        force[r->b] = tc_v3_add(force[r->b], P);
+        torque[r->b] = tc_v3_add(torque[r->b], tc_v3_cross(r->rb, P));
+    }
+}
+
 void tc_rigid_contacts_destroy(tc_rigid_store* s) {
     tc_solver* sv = s->solver;
     if (!sv) return;

@@ -40,6 +40,7 @@ typedef struct tc_quasi_store {
     TC_ARRAY(tc_quasi_body) bodies;
     TC_ARRAY(int) record_of_slot;   ///< slot -> index in bodies, -1 if none
     tc_quasi_patch patch, patch_back;
+    TC_ARRAY(tc_vec3) reaction;     ///< per rigid-store body: the rigid solver's last force (first half) and torque
 } tc_quasi_store;
 
 _Static_assert((int)TC_QUASI_SOLVER_LEMKE == (int)TC_LCP_LEMKE && (int)TC_QUASI_SOLVER_PK == (int)TC_LCP_PK &&

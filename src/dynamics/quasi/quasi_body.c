@@ -272,6 +272,7 @@ void tc_quasi_destroy_store(tc_world* w) {
     tc_array_free(&s->record_of_slot);
     tc_quasi_patch_free(&s->patch);
     tc_quasi_patch_free(&s->patch_back);
+    tc_array_free(&s->reaction);
     tc_free(s, sizeof *s);
     w->stores[TC_BODY_QUASI] = NULL;
 }

@@ -42,10 +42,49 @@ typedef struct pair_ctx {
     tc_quasi_body* qa;     // the side whose nodes the patch holds
     tc_rigid_body* a;
     tc_rigid_body* b;      // the other side's frame (static, rigid or quasi)
-    tc_quasi_body* qb;     // the other side's record when quasi (else NULL)
-    tc_real scale;         // share of the force this estimate contributes (per-object split: ½)
+    tc_real scale;         // share of the load this estimate contributes (per-object split: ½)
     tc_real h;
 } pair_ctx;
+
+// A load two frames exchange in one sub-step: the force on the first (the second takes -force)
+// and the torques on both, about their centres of mass.
+typedef struct pair_wrench {
+    tc_vec3 force, torque_a, torque_b;
+} pair_wrench;
+
+static pair_wrench wrench_add(pair_wrench x, pair_wrench y) {
+    pair_wrench r = {tc_v3_add(x.force, y.force), tc_v3_add(x.torque_a, y.torque_a), tc_v3_add(x.torque_b, y.torque_b)};
+    return r;
+}
+
+static pair_wrench wrench_scale(pair_wrench x, tc_real s) {
+    pair_wrench r = {tc_v3_scale(x.force, s), tc_v3_scale(x.torque_a, s), tc_v3_scale(x.torque_b, s)};
+    return r;
+}
+
+// The same load seen from the second frame.
+static pair_wrench wrench_swap(pair_wrench x) {
+    pair_wrench r = {tc_v3_neg(x.force), x.torque_b, x.torque_a};
+    return r;
+}
+
+// The wrench of force f at world point q on frame a (b takes -f).
+static pair_wrench wrench_at(const tc_rigid_body* a, const tc_rigid_body* b, tc_vec3 q, tc_vec3 f) {
+    pair_wrench r = {f, tc_v3_cross(tc_v3_sub(q, a->com), f), tc_v3_cross(tc_v3_sub(q, b->com), tc_v3_neg(f))};
+    return r;
+}
+
+// One patch's load before the passivity cap, times the estimate's share, on the patch's side A,
+// and what its contact record reports.
+typedef struct patch_load {
+    pair_wrench total;   // elastic pressure, layer damping and friction
+    pair_wrench elastic; // the pressure alone
+    tc_vec3 friction;    // the friction part of total.force
+    tc_vec3 centroid;    // of the pressure
+    tc_vec3 normal;      // mean push direction on A (B's outward normal)
+    tc_real load;        // Σ p a times the share [N]
+    tc_real min_s0;      // the deepest undeformed overlap [m]
+} patch_load;
 
 static void spread_to_samples(tc_quasi_body* q, const tc_quasi_patch* pt, int i) {
     if (pt->level == 0) {
@@ -71,72 +110,127 @@ static tc_quasi_ledger* ledger_of(tc_quasi_body* qa, int32_t other) {
     return tc_array_push(&qa->ledgers, fresh) ? &qa->ledgers.data[qa->ledgers.count - 1] : NULL;
 }
 
-static tc_vec3 velocity_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->v : tc_v3_zero(); }
-static tc_vec3 spin_of(const tc_rigid_body* b) { return tc_rigid_is_dynamic(b) ? b->w : tc_v3_zero(); }
+// A frame's velocity and spin once the contact loads gathered so far this sub-step (its force and
+// torque beyond the user's) act on it: the loads of one sub-step add up before the update, so a
+// pair's energy change includes its cross terms with the others'.
+static tc_vec3 velocity_with_gathered(const tc_rigid_body* b, tc_real h) {
+    if (!tc_rigid_is_dynamic(b)) return tc_v3_zero();
+    return tc_v3_madd(b->v, h * b->inv_mass, tc_v3_sub(b->force, b->user_force));
+}
 
-// The energy change -½ h² (|F_o|²/m + τ_o·I⁻¹τ_o) the other loads on a frame (gravity, user forces,
-// the contacts gathered so far: F_o, τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ
-// counted as their potential (constant over the sub-step).
-static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h) {
+static tc_vec3 spin_with_gathered(const tc_rigid_body* b, tc_real h) {
+    if (!tc_rigid_is_dynamic(b)) return tc_v3_zero();
+    return tc_v3_madd(b->w, h, tc_mat3_mul_v3(b->inv_inertia_world, tc_v3_sub(b->torque, b->user_torque)));
+}
+
+// The external load ext plus the part of a frame's rigid-solver reaction that opposes the pair's
+// load on it (`load`), up to cancelling that load: the frame is at most held in place along it.
+static tc_vec3 with_support(tc_vec3 ext, tc_vec3 reaction, tc_vec3 load) {
+    tc_real len = tc_v3_len(load);
+    if (!(len > 0)) return ext;
+    tc_vec3 u = tc_v3_scale(load, 1 / len);
+    tc_real r = fmin(fmax(0, -tc_v3_dot(reaction, u)), fmax(0, len + tc_v3_dot(ext, u)));
+    return tc_v3_madd(ext, -r, u);
+}
+
+// The energy change -½ h² (|F_o|²/m + τ_o·I⁻¹τ_o) the external loads on a frame (gravity, user
+// force and torque: F_o, τ_o) make alone in the explicit update, with -F_o·x, -τ_o·θ counted as
+// their potential (constant over the sub-step). Contact loads of this stage are not external: their
+// cross terms enter through velocity_with_gathered. A rigid body held by the rigid solver (a box on
+// the ground under a quasi ball) does not move under the pair's load (force, torque on it) as the
+// explicit update predicts: the solver, which runs after this stage, takes that motion away again.
+// So the solver's last reaction on it counts among its external loads as far as it opposes the
+// pair's load and no further than cancelling it (with_support); a free body has none.
+static tc_real other_loads_share(const tc_world* w, const tc_rigid_body* b, tc_real h, tc_vec3 force, tc_vec3 torque) {
     if (!tc_rigid_is_dynamic(b)) return 0;
-    tc_vec3 Fo = tc_v3_madd(b->force, b->mass, w->def.gravity);
-    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(b->torque, tc_mat3_mul_v3(b->inv_inertia_world, b->torque)));
+    tc_vec3 Fo = tc_v3_madd(b->user_force, b->mass, w->def.gravity), To = b->user_torque;
+    const tc_quasi_store* s = tc_quasi_store_of(w);
+    const tc_rigid_store* rs = tc_rigid_store_of(w);
+    if (s->reaction.count == 2 * rs->bodies.count) {
+        int i = (int)(b - rs->bodies.data);
+        Fo = with_support(Fo, s->reaction.data[i], force);
+        To = with_support(To, s->reaction.data[rs->bodies.count + i], torque);
+    }
+    return -0.5 * h * h * (tc_v3_len2(Fo) * b->inv_mass + tc_v3_dot(To, tc_mat3_mul_v3(b->inv_inertia_world, To)));
 }
 
 static tc_real inv_inertia_quad(const tc_rigid_body* b, tc_vec3 tau) {
     return tc_rigid_is_dynamic(b) ? tc_v3_dot(tau, tc_mat3_mul_v3(b->inv_inertia_world, tau)) : 0;
 }
 
-// Passivity cap of the layer load. The load is solved at the sub-step's start pose and held for
-// the whole sub-step (symplectic Euler), so a contact spanning few sub-steps (ωh near 2) takes
-// too little energy out on the way in and gives too much back on the way out (docs/quasi.md).
-// In the explicit update (v' = v + h(F_o + sF)/m, x' = x + h v') the frames' kinetic energy plus
-// the other loads' potential -F_o·x changes by W0 + s W1 + ½ s² W2 when the load (F on A, -F on B,
-// torques ta, tb) is scaled by s (the cross terms cancel): W1 = h F·(v_a - v_b) + h(ta·w_a +
-// tb·w_b), W2 = h²(|F|²/m + τ·I⁻¹τ terms), W0 the other loads' own share (other_loads_share).
+// The change W0 + s W1 + ½ s² W2 of the frames' energy the load G scaled by s makes in the explicit
+// update (see passivity_scale).
+typedef struct energy_change {
+    tc_real W0, W1, W2;
+} energy_change;
+
+static energy_change energy_change_of(const tc_rigid_body* a, const tc_rigid_body* b, tc_real h, pair_wrench G, tc_real W0) {
+    tc_real ia = tc_rigid_is_dynamic(a) ? a->inv_mass : 0, ib = tc_rigid_is_dynamic(b) ? b->inv_mass : 0;
+    tc_vec3 dv = tc_v3_sub(velocity_with_gathered(a, h), velocity_with_gathered(b, h));
+    energy_change e;
+    e.W0 = W0;
+    e.W1 = h * (tc_v3_dot(G.force, dv) + tc_v3_dot(G.torque_a, spin_with_gathered(a, h)) + tc_v3_dot(G.torque_b, spin_with_gathered(b, h)));
+    e.W2 = h * h * (tc_v3_len2(G.force) * (ia + ib) + inv_inertia_quad(a, G.torque_a) + inv_inertia_quad(b, G.torque_b));
+    return e;
+}
+
+static tc_real energy_at(energy_change e, tc_real s) { return e.W0 + s * e.W1 + 0.5 * s * s * e.W2; }
+
+// Passivity cap of a pair's whole load (pressure, layer damping, friction). The load is solved at
+// the sub-step's start pose and velocities and held for the whole sub-step (symplectic Euler), so a
+// contact spanning few sub-steps (ωh near 2) takes too little energy out on the way in and gives
+// too much back on the way out, and a load that opposes the approach velocity (damping; friction
+// on the radial slip of a curved patch, whose sum points along the normal) keeps pushing after the
+// sub-step has reversed that velocity (docs/quasi.md). In the explicit update
+// (v' = v + h(F_o + C + sG)/m, x' = x + h v'; F_o the external loads, C the contacts gathered
+// earlier this sub-step) the frames' kinetic energy plus the external loads' potential -F_o·x
+// changes, beyond what C alone makes, by W0 + s W1 + ½ s² W2 when the pair's load (G on A, -G on
+// B, torques ta, tb) is scaled by s: W1 = h G·(v_a - v_b) + h(ta·w_a + tb·w_b) with the velocities
+// after C, W2 = h²(|G|²/m + τ·I⁻¹τ terms), W0 the external loads' own share (other_loads_share).
 // The ledger holds what the contact has taken from the frames' energy so far, and s ≤ 1 is the
 // largest scale whose change it covers: the frames leave a contact with no more energy than they
-// brought. A resolved contact gives back about what it took and is barely touched; resting
-// contact (v ≈ 0, F = -F_o) costs W0 + ½W2 = 0.
-static tc_real passivity_scale(const pair_ctx* c, tc_vec3 F, tc_vec3 ta, tc_vec3 tb) {
-    tc_quasi_ledger* led = ledger_of(c->qa, c->b->slot);
+// brought. The ledger is credited only with what the pressure alone would have taken (E, the
+// elastic part of G): what damping and friction take is gone, not stored to be given back. A
+// resolved contact gives back about what it took and is barely touched; resting contact
+// (v ≈ 0, G = -F_o) costs W0 + ½W2 = 0.
+static tc_real passivity_scale(const tc_world* w, tc_quasi_ledger* led, const tc_rigid_body* a, const tc_rigid_body* b,
+                               tc_real h, pair_wrench G, pair_wrench E) {
     if (!led) return 1;
     led->touched = 1;
-    tc_real h = c->h;
-    tc_real ia = tc_rigid_is_dynamic(c->a) ? c->a->inv_mass : 0, ib = tc_rigid_is_dynamic(c->b) ? c->b->inv_mass : 0;
-    tc_vec3 va = velocity_of(c->a), vb = velocity_of(c->b), wa = spin_of(c->a), wb = spin_of(c->b);
-    tc_real W0 = other_loads_share(c->w, c->a, h) + other_loads_share(c->w, c->b, h);
-    tc_real W1 = h * (tc_v3_dot(F, tc_v3_sub(va, vb)) + tc_v3_dot(ta, wa) + tc_v3_dot(tb, wb));
-    tc_real W2 = h * h * (tc_v3_len2(F) * (ia + ib) + inv_inertia_quad(c->a, ta) + inv_inertia_quad(c->b, tb));
-    tc_real s = 1, L = led->absorbed - W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
-    if (W1 + 0.5 * W2 > L) s = W2 > 0 ? (-W1 + sqrt(W1 * W1 + 2 * W2 * L)) / W2 : (W1 > 0 ? L / W1 : 1);
+    tc_real W0 = other_loads_share(w, a, h, G.force, G.torque_a) + other_loads_share(w, b, h, tc_v3_neg(G.force), G.torque_b);
+    energy_change t = energy_change_of(a, b, h, G, W0);
+    tc_real s = 1, L = led->absorbed - t.W0; // the budget for s W1 + ½ s² W2 (W0 <= 0, so L >= 0)
+    if (t.W1 + 0.5 * t.W2 > L) s = t.W2 > 0 ? (-t.W1 + sqrt(t.W1 * t.W1 + 2 * t.W2 * L)) / t.W2 : (t.W1 > 0 ? L / t.W1 : 1);
     s = fmin(1, fmax(0, s));
-    led->absorbed = fmax(0, L - (s * W1 + 0.5 * s * s * W2));
+    // the frames lose at least -max(...): the ledger never exceeds what they have lost
+    led->absorbed = fmax(0, led->absorbed - fmax(energy_at(t, s), energy_at(energy_change_of(a, b, h, E, W0), s)));
     return s;
 }
 
-// Normal traction, layer damping and Coulomb friction of every node; applied to both frames.
-static void apply_patch(const pair_ctx* c, const tc_quasi_patch* pt) {
+// Explicit friction must not reverse the sliding velocity within a sub-step: cap the patch's total
+// at what stops the contact point (effective mass of both frames along the slip).
+static void cap_friction(const pair_ctx* c, patch_load* L) {
+    tc_real ft_len = tc_v3_len(L->friction);
+    if (!(ft_len > 0)) return;
+    tc_vec3 t = tc_v3_scale(L->friction, 1 / ft_len);
+    tc_vec3 vrel = tc_v3_sub(tc_rigid_velocity_at(c->a, L->centroid), tc_rigid_velocity_at(c->b, L->centroid));
+    tc_real inv_m = inv_mass_along(c->a, L->centroid, t) + inv_mass_along(c->b, L->centroid, t);
+    tc_real stop = inv_m > 0 ? fabs(tc_v3_dot(vrel, t)) / (inv_m * c->h) : ft_len;
+    if (ft_len <= stop) return;
+    tc_vec3 cut = tc_v3_scale(L->friction, stop / ft_len - 1); // the friction removed
+    L->total = wrench_add(L->total, wrench_at(c->a, c->b, L->centroid, cut));
+    L->friction = tc_v3_add(L->friction, cut);
+}
+
+// Normal traction, layer damping and Coulomb friction of every node, summed over the patch.
+static patch_load patch_load_of(const pair_ctx* c, const tc_quasi_patch* pt) {
+    patch_load L;
+    memset(&L, 0, sizeof L);
     tc_real mu = sqrt(c->a->material.friction * c->b->material.friction);
-    tc_vec3 F = tc_v3_zero(), Ft = tc_v3_zero(), centroid = tc_v3_zero(), navg = tc_v3_zero();
-    tc_vec3 tau_a = tc_v3_zero(), tau_b = tc_v3_zero();
-    tc_real load = 0, min_s0 = 0;
-    tc_vec3 Fe = tc_v3_zero(), tea = tc_v3_zero(), teb = tc_v3_zero(); // the layer load alone
     for (int i = 0; i < pt->nodes.count; ++i) {
+        L.min_s0 = fmin(L.min_s0, pt->s0.data[i]);
         tc_real p = pt->pressure.data[i];
         if (p <= 0) continue;
-        tc_vec3 q = pt->points.data[i], f = tc_v3_scale(pt->normals.data[i], p * pt->area.data[i] * c->scale);
-        Fe = tc_v3_add(Fe, f);
-        tea = tc_v3_add(tea, tc_v3_cross(tc_v3_sub(q, c->a->com), f));
-        teb = tc_v3_sub(teb, tc_v3_cross(tc_v3_sub(q, c->b->com), f));
-    }
-    if (tc_v3_len2(Fe) <= 0 && tc_v3_len2(tea) <= 0) return;
-    tc_real cap = passivity_scale(c, Fe, tea, teb);
-    for (int i = 0; i < pt->nodes.count; ++i) {
-        min_s0 = fmin(min_s0, pt->s0.data[i]);
-        tc_real p = cap * pt->pressure.data[i];
-        if (p <= 0) continue;
-        spread_to_samples(c->qa, pt, i);
         tc_vec3 q = pt->points.data[i], n = pt->normals.data[i];
         tc_real a = pt->area.data[i];
         tc_vec3 vrel = tc_v3_sub(tc_rigid_velocity_at(c->a, q), tc_rigid_velocity_at(c->b, q));
@@ -144,67 +238,65 @@ static void apply_patch(const pair_ctx* c, const tc_quasi_patch* pt) {
         tc_real fn = fmax(0, p * a - c->qa->layer_damping * a * vn); // damping never pulls
         tc_vec3 vt = tc_v3_madd(vrel, -vn, n);
         tc_vec3 ft = tc_v3_scale(vt, -mu * p * a / fmax(tc_v3_len(vt), 1e-4));
-        tc_vec3 f = tc_v3_madd(ft, fn, n);
-        F = tc_v3_add(F, f);
-        Ft = tc_v3_add(Ft, ft);
-        tau_a = tc_v3_add(tau_a, tc_v3_cross(tc_v3_sub(q, c->a->com), f));
-        tau_b = tc_v3_add(tau_b, tc_v3_cross(tc_v3_sub(q, c->b->com), tc_v3_neg(f)));
-        centroid = tc_v3_madd(centroid, p * a, q);
-        navg = tc_v3_madd(navg, p * a, n);
-        load += p * a;
+        L.total = wrench_add(L.total, wrench_at(c->a, c->b, q, tc_v3_madd(ft, fn, n)));
+        L.elastic = wrench_add(L.elastic, wrench_at(c->a, c->b, q, tc_v3_scale(n, p * a)));
+        L.friction = tc_v3_add(L.friction, ft);
+        L.centroid = tc_v3_madd(L.centroid, p * a, q);
+        L.normal = tc_v3_madd(L.normal, p * a, n);
+        L.load += p * a;
     }
-    if (load <= 0) return;
-    centroid = tc_v3_scale(centroid, 1 / load);
-    navg = tc_v3_normalize(navg);
-    // Explicit friction must not reverse the sliding velocity within a sub-step: cap the total
-    // at what stops the contact point (effective mass of both frames along the slip).
-    tc_real ft_len = tc_v3_len(Ft);
-    if (ft_len > 0) {
-        tc_vec3 t = tc_v3_scale(Ft, 1 / ft_len);
-        tc_vec3 vrel = tc_v3_sub(tc_rigid_velocity_at(c->a, centroid), tc_rigid_velocity_at(c->b, centroid));
-        tc_real inv_m = inv_mass_along(c->a, centroid, t) + inv_mass_along(c->b, centroid, t);
-        tc_real stop = inv_m > 0 ? fabs(tc_v3_dot(vrel, t)) / (inv_m * c->h) : ft_len;
-        if (ft_len > stop) {
-            tc_vec3 cut = tc_v3_scale(Ft, stop / ft_len - 1); // the friction removed
-            F = tc_v3_add(F, cut);
-            tau_a = tc_v3_add(tau_a, tc_v3_cross(tc_v3_sub(centroid, c->a->com), cut));
-            tau_b = tc_v3_sub(tau_b, tc_v3_cross(tc_v3_sub(centroid, c->b->com), cut));
-            Ft = tc_v3_add(Ft, cut);
-        }
+    if (L.load <= 0) return L;
+    L.centroid = tc_v3_scale(L.centroid, 1 / L.load);
+    L.normal = tc_v3_normalize(L.normal);
+    cap_friction(c, &L);
+    L.total = wrench_scale(L.total, c->scale);
+    L.elastic = wrench_scale(L.elastic, c->scale);
+    L.friction = tc_v3_scale(L.friction, c->scale);
+    L.load *= c->scale;
+    return L;
+}
+
+// The capped load s·G on both frames (and the quasi records' wrench outputs; qb NULL when the
+// second frame is not quasi).
+static void apply_pair(tc_quasi_body* qa, tc_quasi_body* qb, tc_rigid_body* a, tc_rigid_body* b, tc_real s, pair_wrench G) {
+    tc_vec3 F = tc_v3_scale(G.force, s), ta = tc_v3_scale(G.torque_a, s), tb = tc_v3_scale(G.torque_b, s);
+    a->force = tc_v3_add(a->force, F);
+    a->torque = tc_v3_add(a->torque, ta);
+    qa->force = tc_v3_add(qa->force, F);
+    qa->torque = tc_v3_add(qa->torque, ta);
+    if (tc_rigid_is_dynamic(b)) {
+        b->force = tc_v3_sub(b->force, F);
+        b->torque = tc_v3_add(b->torque, tb);
+        b->awake = true;
+        b->sleep_time = 0;
     }
-    F = tc_v3_scale(F, c->scale);
-    tau_a = tc_v3_scale(tau_a, c->scale);
-    tau_b = tc_v3_scale(tau_b, c->scale);
-    c->a->force = tc_v3_add(c->a->force, F);
-    c->a->torque = tc_v3_add(c->a->torque, tau_a);
-    c->qa->force = tc_v3_add(c->qa->force, F);
-    c->qa->torque = tc_v3_add(c->qa->torque, tau_a);
-    if (tc_rigid_is_dynamic(c->b)) {
-        c->b->force = tc_v3_sub(c->b->force, F);
-        c->b->torque = tc_v3_add(c->b->torque, tau_b);
-        c->b->awake = true;
-        c->b->sleep_time = 0;
+    if (qb) {
+        qb->force = tc_v3_sub(qb->force, F);
+        qb->torque = tc_v3_add(qb->torque, tb);
     }
-    if (c->qb) {
-        c->qb->force = tc_v3_sub(c->qb->force, F);
-        c->qb->torque = tc_v3_add(c->qb->torque, tau_b);
-    }
+}
+
+// The patch's outputs once its load is applied at scale s: the per-sample tractions and, on the
+// step's last sub-step, one tc_contact.
+static void record_patch(const pair_ctx* c, const tc_quasi_patch* pt, const patch_load* L, tc_real s) {
+    if (!(s > 0) || !(L->load > 0)) return;
+    for (int i = 0; i < pt->nodes.count; ++i)
+        if (pt->pressure.data[i] > 0) spread_to_samples(c->qa, pt, i);
     tc_world* w = c->w;
-    if ((w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1) {
-        tc_contact ct;
-        memset(&ct, 0, sizeof ct);
-        ct.body_a = tc_world_slot_id(w, c->a->slot);
-        ct.body_b = tc_world_slot_id(w, c->b->slot);
-        ct.element_a = pt->nodes.data[0];
-        ct.element_b = -1;
-        ct.point = centroid;
-        ct.normal = tc_v3_neg(navg); // from A to B
-        ct.separation = min_s0;      // the undeformed overlap the layer absorbs
-        ct.normal_force = load * c->scale;
-        ct.friction_force = tc_v3_scale(Ft, -c->scale);
-        ct.feature = (uint32_t)pt->level;
-        tc_world_add_contact(w, &ct);
-    }
+    if ((w->substep_index % w->def.sub_steps) != w->def.sub_steps - 1) return;
+    tc_contact ct;
+    memset(&ct, 0, sizeof ct);
+    ct.body_a = tc_world_slot_id(w, c->a->slot);
+    ct.body_b = tc_world_slot_id(w, c->b->slot);
+    ct.element_a = pt->nodes.data[0];
+    ct.element_b = -1;
+    ct.point = L->centroid;
+    ct.normal = tc_v3_neg(L->normal); // from A to B
+    ct.separation = L->min_s0;        // the undeformed overlap the layer absorbs
+    ct.normal_force = s * L->load;
+    ct.friction_force = tc_v3_scale(L->friction, -s);
+    ct.feature = (uint32_t)pt->level;
+    tc_world_add_contact(w, &ct);
 }
 
 static void record_stats(tc_quasi_body* q, const tc_quasi_patch* pt, double t0) {
@@ -221,40 +313,51 @@ static bool is_power_of_ten(long n) {
     return n == 1;
 }
 
-static void solve_and_apply(pair_ctx* c, tc_quasi_patch* pt, const tc_response_params* rb, tc_quasi_sdf_fn* sdf,
-                            const void* user) {
+// Solves c's patch and returns its load (zero when the LCP fails: the contact is skipped).
+static patch_load solve_patch(const pair_ctx* c, tc_quasi_patch* pt, const tc_response_params* rb, tc_quasi_sdf_fn* sdf,
+                              const void* user) {
     double t0 = tc_wall_time();
     tc_quasi_surface sa = surface_of(c->w, c->qa);
     pt->solver = c->qa->solver;
     tc_result r = tc_quasi_collide(&sa, rb, sdf, user, &c->qa->contact, pt);
     record_stats(c->qa, pt, t0);
-    if (r != TC_RESULT_OK) {
-        long n = ++c->qa->lcp_failures;
-        if (is_power_of_ten(n)) // a deep overlap fails every sub-step: say so, not a thousand times
-            tc_log(TC_LOG_WARNING, r, "quasi-rigid body '%s': contact LCP failed (%s, %d nodes); contact skipped this sub-step (%ld so far)",
-                   tc_world_slot_name(c->w, c->qa->slot), tc_result_string(r), pt->nodes.count, n);
-        return;
-    }
-    apply_patch(c, pt);
+    if (r == TC_RESULT_OK) return patch_load_of(c, pt);
+    long n = ++c->qa->lcp_failures;
+    if (is_power_of_ten(n)) // a deep overlap fails every sub-step: say so, not a thousand times
+        tc_log(TC_LOG_WARNING, r, "quasi-rigid body '%s': contact LCP failed (%s, %d nodes); contact skipped this sub-step (%ld so far)",
+               tc_world_slot_name(c->w, c->qa->slot), tc_result_string(r), pt->nodes.count, n);
+    patch_load none;
+    memset(&none, 0, sizeof none);
+    return none;
 }
 
 static void collide_with_rigid(tc_world* w, tc_quasi_body* qa, tc_rigid_body* b, tc_real h) {
     tc_quasi_store* s = tc_quasi_store_of(w);
-    pair_ctx c = {w, qa, tc_quasi_rigid(w, qa), b, NULL, 1.0, h};
-    solve_and_apply(&c, &s->patch, NULL, rigid_sdf, b);
+    pair_ctx c = {w, qa, tc_quasi_rigid(w, qa), b, 1.0, h};
+    patch_load L = solve_patch(&c, &s->patch, NULL, rigid_sdf, b);
+    if (!(L.load > 0)) return;
+    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), c.a, b, h, L.total, L.elastic);
+    apply_pair(qa, NULL, c.a, b, cap, L.total);
+    record_patch(&c, &s->patch, &L, cap);
 }
 
-// Per-object split: A's nodes against B's MLS surface and B's nodes against A's, compliance
-// R_A + R_B each time; each estimate contributes half of the exchanged wrench.
+// Per-object split: A's nodes against B's MLS surface and B's against A's, compliance R_A + R_B
+// each time; each estimate contributes half of the exchanged wrench, and the pair's sum is capped
+// once (one ledger, on A).
 static void collide_quasi_pair(tc_world* w, tc_quasi_body* qa, tc_quasi_body* qb, tc_real h) {
     tc_quasi_store* s = tc_quasi_store_of(w);
     tc_rigid_body* a = tc_quasi_rigid(w, qa);
     tc_rigid_body* b = tc_quasi_rigid(w, qb);
     mls_side side_b = {&qb->cloud, b->pose}, side_a = {&qa->cloud, a->pose};
-    pair_ctx ab = {w, qa, a, b, qb, 0.5, h};
-    solve_and_apply(&ab, &s->patch, &qb->response, mls_sdf, &side_b);
-    pair_ctx ba = {w, qb, b, a, qa, 0.5, h};
-    solve_and_apply(&ba, &s->patch_back, &qa->response, mls_sdf, &side_a);
+    pair_ctx ab = {w, qa, a, b, 0.5, h}, ba = {w, qb, b, a, 0.5, h};
+    patch_load Lab = solve_patch(&ab, &s->patch, &qb->response, mls_sdf, &side_b);
+    patch_load Lba = solve_patch(&ba, &s->patch_back, &qa->response, mls_sdf, &side_a);
+    if (!(Lab.load > 0) && !(Lba.load > 0)) return;
+    pair_wrench G = wrench_add(Lab.total, wrench_swap(Lba.total)), E = wrench_add(Lab.elastic, wrench_swap(Lba.elastic));
+    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), a, b, h, G, E);
+    apply_pair(qa, qb, a, b, cap, G);
+    record_patch(&ab, &s->patch, &Lab, cap);
+    record_patch(&ba, &s->patch_back, &Lba, cap);
 }
 
 // A contact that carried no load this sub-step has ended: its ledger goes (order kept).
@@ -268,6 +371,13 @@ static void close_ended_contacts(tc_quasi_body* q) {
 void tc_quasi_collide_all(tc_world* w, tc_real h) {
     tc_quasi_store* s = tc_quasi_store_of(w);
     tc_rigid_store* rs = tc_rigid_store_of(w);
+    // the rigid solver's reactions of the last sub-step (without room: every partner counts as free)
+    if (tc_array_reserve(&s->reaction, 2 * rs->bodies.count)) {
+        s->reaction.count = 2 * rs->bodies.count;
+        tc_rigid_contacts_reactions(rs, h, s->reaction.data, s->reaction.data + rs->bodies.count);
+    } else {
+        s->reaction.count = 0;
+    }
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_quasi_body* q = &s->bodies.data[i];
         for (int k = 0; k < q->ledgers.count; ++k) q->ledgers.data[k].touched = 0;

@@ -58,10 +58,31 @@ static tc_real contact_mass(const tc_world* w, int i, int k) {
 
 static tc_material material(const tc_world* w, int i) { return rigid(w, i)->material; }
 
+// The energy a quasi body's open contacts have taken from the frames, as far as it is held in this
+// body's layer: a contact with a static or rigid body is held by this layer alone, one between two
+// quasi bodies (its ledger kept by the body of lower index) by both layers, counted half each.
+static tc_real ledgers_held(const tc_world* w, const tc_quasi_body* q) {
+    const tc_quasi_store* s = tc_quasi_store_of(w);
+    tc_real held = 0;
+    for (int k = 0; k < q->ledgers.count; ++k) {
+        const tc_quasi_ledger* led = &q->ledgers.data[k];
+        const tc_body_slot* other = led->other_slot >= 0 && led->other_slot < w->slots.count ? &w->slots.data[led->other_slot] : NULL;
+        bool shared = other && other->alive && other->kind == TC_BODY_QUASI;
+        held += shared ? 0.5 * led->absorbed : led->absorbed;
+    }
+    for (int i = 0; i < s->bodies.count; ++i) {
+        const tc_quasi_body* other = &s->bodies.data[i];
+        if (other == q) continue;
+        for (int k = 0; k < other->ledgers.count; ++k)
+            if (other->ledgers.data[k].other_slot == q->slot) held += 0.5 * other->ledgers.data[k].absorbed;
+    }
+    return held;
+}
+
 // Kinetic + gravitational energy of the frame plus the layer's elastic energy ½ Σ p a u, counted
-// only up to the kinetic energy its open contacts have taken from the frames: the passivity cap
-// (quasi_collide.c) gives back no more than that, so the rest (a deeper overlap than the frames
-// paid for, reached within one coarse sub-step) never becomes motion.
+// only up to the kinetic energy its open contacts have taken from the frames (ledgers_held): the
+// passivity cap (quasi_collide.c) gives back no more than that, so the rest (a deeper overlap than
+// the frames paid for, reached within one coarse sub-step) never becomes motion.
 static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
     const tc_rigid_body* b = rigid(w, i);
     const tc_quasi_body* q = tc_quasi_record(w, i);
@@ -70,9 +91,7 @@ static void energy(const tc_world* w, int i, tc_real* ke, tc_real* pe) {
     *ke = 0.5 * b->mass * tc_v3_len2(b->v) + 0.5 * tc_v3_dot(b->w, tc_mat3_mul_v3(Iw, b->w));
     tc_real elastic = 0;
     for (int k = 0; k < q->cloud.count; ++k) elastic += 0.5 * q->traction[k] * q->areas[k] * q->displacement[k];
-    tc_real absorbed = 0;
-    for (int k = 0; k < q->ledgers.count; ++k) absorbed += q->ledgers.data[k].absorbed;
-    elastic = fmin(elastic, absorbed);
+    elastic = fmin(elastic, ledgers_held(w, q));
     *pe = -b->mass * tc_v3_dot(w->def.gravity, b->com) + elastic;
 }
 
@@ -185,7 +204,7 @@ static tc_result read_state(tc_world* w, struct tc_state_reader* in, const char*
         int open = (int)tc_state_read_count(in, 0, INT_MAX);
         tc_array_clear(&q->ledgers);
         for (int k = 0; k < open && !in->failed; ++k) {
-            tc_quasi_ledger led = {(int32_t)tc_state_read_count(in, 0, INT_MAX), 1, 0};
+            tc_quasi_ledger led = {(int32_t)tc_state_read_count(in, 0, (int64_t)w->slots.count - 1), 1, 0};
             led.absorbed = tc_state_read_real(in);
             if (!tc_array_push(&q->ledgers, led)) return tc_error_set(e, TC_RESULT_OUT_OF_MEMORY, file, "quasi", "out of memory");
         }

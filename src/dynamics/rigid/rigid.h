@@ -69,6 +69,10 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* store, tc_real dt
 void tc_rigid_contacts_substep(tc_world* w, tc_rigid_store* store, tc_real h);
 void tc_rigid_contacts_end_step(tc_world* w, tc_rigid_store* store, tc_real dt);
 void tc_rigid_contacts_destroy(tc_rigid_store* store);
+/// The rigid solver's contact load on every body over the last sub-step it solved (at a step's first
+/// sub-step, its warm start): the impulses / h [N] and their torque about the centre of mass [N m],
+/// zero for a body without solver contacts. force and torque hold store->bodies.count entries.
+void tc_rigid_contacts_reactions(const tc_rigid_store* store, tc_real h, tc_vec3* force, tc_vec3* torque);
 void tc_rigid_contacts_body_removed(tc_rigid_store* store, int index, int moved_from);
 /// Checkpoint of the contact pipeline's persistent state (manifolds, warm-start impulses, sleep
 /// islands): whatever the next step reads besides the bodies themselves (world/state_io.h).
