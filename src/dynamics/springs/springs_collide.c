@@ -33,6 +33,7 @@ typedef struct pair_work {
     uint8_t* mark;        ///< per vertex of A: 1 inside
     int mark_count;
     tc_vec3 direction;    ///< out of B, area-weighted over the triangles hit
+    tc_springs_winding winding; ///< B's triangles for the inside test
 } pair_work;
 
 static tc_aabb tri_box(const tc_springs_body* b, int t) {
@@ -138,6 +139,19 @@ static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_
     }
 }
 
+// Keeps the filled vertices that B's surface winds around: a fill that leaked past a double
+// crossing (an edge entering and leaving B) reaches outside vertices too.
+static void confirm_inside(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B) {
+    if (pw->inside.count == 0 || !tc_springs_winding_build(&pw->winding, B)) return;
+    int kept = 0;
+    for (int k = 0; k < pw->inside.count; ++k) {
+        int i = pw->inside.data[k];
+        if (tc_springs_winding_number(&pw->winding, B, A->x[i]) != 0) pw->inside.data[kept++] = i;
+        else pw->mark[i] = 0;
+    }
+    pw->inside.count = kept;
+}
+
 static void flood(pair_work* pw, const tc_springs_body* A) {
     for (int q = 0; q < pw->queue.count; ++q) {
         int u = pw->queue.data[q];
@@ -201,9 +215,6 @@ static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_b
         tc_vec3 bw = tc_v3(1, 0, 0);
         tc_real depth = nearest(B, A->x[i], &t, &bw);
         const int* tv = B->tris + 3 * t;
-        tc_vec3 surf = tc_v3_add(tc_v3_add(tc_v3_scale(B->x[tv[0]], bw.x), tc_v3_scale(B->x[tv[1]], bw.y)), tc_v3_scale(B->x[tv[2]], bw.z));
-        tc_vec3 nt = tc_v3_cross(tc_v3_sub(B->x[tv[1]], B->x[tv[0]]), tc_v3_sub(B->x[tv[2]], B->x[tv[0]]));
-        if (tc_v3_dot(tc_v3_sub(A->x[i], surf), nt) > 0) continue; // the fill leaked past a double crossing: not inside
         contact_side other = {tc_v3_zero(), 0};
         for (int q = 0; q < 3; ++q) {
             tc_real wq = tc_v3_get(bw, q);
@@ -273,6 +284,7 @@ static bool find_inside(pair_work* pw, const tc_springs_body* A, const tc_spring
         if (tc_aabb_overlap(tri_box(B, t), region)) tc_array_push(&pw->tris, t);
     intersect(pw, A, B, region);
     flood(pw, A);
+    confirm_inside(pw, A, B);
     return true;
 }
 
@@ -288,6 +300,7 @@ int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, i
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_free(pw.mark, (size_t)pw.mark_count);
+    tc_springs_winding_free(&pw.winding);
     return n;
 }
 
@@ -308,6 +321,7 @@ void tc_springs_collide(tc_world* w, tc_real h) {
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_free(pw.mark, (size_t)pw.mark_count);
+    tc_springs_winding_free(&pw.winding);
 }
 
 void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h) {
