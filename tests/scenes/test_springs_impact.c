@@ -69,9 +69,9 @@ static void test_head_on_impact_does_not_pass_through(void** state) {
     tc_real closest = run_impact(3, &gap, &separating, &inside, &momentum);
     print_message("closest centre distance %.4f m (touching at 0.1), after 1/20 s %.4f m apart, %d vertices inside, separating at %.2f m/s, "
                   "momentum drift %.2g\n", closest, gap, inside, separating, momentum);
-    assert_true(closest > 0);      // the centres never crossed: b stayed above a
+    assert_true(closest > 0.02);   // the centres never crossed: b stayed above a (at most 8 cm of overlap)
     assert_true(gap > closest + 0.02); // moving apart again, in their order
-    assert_true(separating > 0.3 * 6); // and moving apart (closing at 6 before)
+    assert_true(separating > 0.15 * 6); // and moving apart (closing at 6 before): they bounced
     assert_true(momentum < 1e-9);  // the contact impulses are equal and opposite
 }
 
