@@ -1,12 +1,13 @@
 // A fast head-on impact of two spring icospheres (radius 5 cm, 2562 vertices, 1 kg, no
 // pressure, closing at 6 m/s, 4 sub-steps of 1/240 s): each sub-step the shells close by 2.5 cm,
 // a quarter of their diameter, and the pressureless membranes crush to about half their volume.
-// The edge-triangle flood fill then leaks past edges that cross the other surface twice, and the
-// old guard (keep a vertex when its nearest triangle faces away from it) misjudged the outside
-// vertices of the dented meshes: they were pushed through, the shells passed each other and ended
+// The edge-triangle flood fill then leaks past edges that cross the other surface twice, the
+// old guard (keep a vertex when its nearest triangle faces away from it) misjudged the vertices
+// of the dented meshes, and the pushes, applied one after another with depths re-measured after
+// earlier pushes, drove vertices centimetres through: the shells passed each other and ended
 // 0.21 m apart on the wrong sides. Now the fill's vertices are confirmed by the winding number
-// of the other surface; the spheres must bounce apart in their order, with equal and opposite
-// momenta.
+// of the other surface and separated from one configuration; the spheres must bounce apart in
+// their order, with equal and opposite momenta.
 #include "tc_test.h"
 
 #include "dynamics/springs/springs.h"

@@ -1,6 +1,8 @@
 // Contacts of spring bodies (seed 003, ALGORITHMS §10.3-10.4): the edges of one body are
 // intersected with the triangles of the other; the intersecting edges separate the inside
-// vertices, collected by a flood fill that never crosses them; those vertices are pushed out
+// vertices, collected by a flood fill that never crosses them and confirmed by the other
+// surface's winding number (springs_winding.c; a fill leaks past edges that cross twice);
+// those vertices are pushed out, all from the same configuration,
 // along one consistent direction (the area-weighted normal of the triangles hit), by their
 // distance to the other surface, with the approach velocity removed and Coulomb friction
 // (an inelastic projection: stable at any stiffness, unlike a penalty held over the explicit
