@@ -70,13 +70,14 @@ int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, i
 
 /// Triangles of a spring body binned by their xy projection, for winding numbers along +z.
 typedef struct tc_springs_winding {
+    tc_aabb box;         ///< of B's vertices when built
     tc_real lo_x, lo_y, cell;
     int dims[2];
     TC_ARRAY(int) start; ///< per cell + 1: offsets into items
     TC_ARRAY(int) items; ///< triangle indices
 } tc_springs_winding;
 
-/// Bins B's triangles (B->aabb must be current). Returns false when out of memory.
+/// Bins B's triangles as they are now. Returns false when out of memory.
 bool tc_springs_winding_build(tc_springs_winding* g, const tc_springs_body* B);
 /// Winding number of B's closed surface around p (1 inside an outward-oriented mesh, 0 outside;
 /// exact for any closed mesh, self-intersecting or not, as B was when the grid was built).

@@ -47,7 +47,9 @@ static void cell_of(const tc_springs_winding* g, tc_real x, tc_real y, int* cx, 
 
 // Counting sort of the triangles into the xy cells their projected boxes touch.
 bool tc_springs_winding_build(tc_springs_winding* g, const tc_springs_body* B) {
-    tc_aabb box = B->aabb;
+    tc_aabb box = tc_aabb_empty(); // B's own box may be stale: the contacts move vertices
+    for (int i = 0; i < B->n; ++i) box = tc_aabb_add_point(box, B->x[i]);
+    g->box = box;
     tc_real mean = 0;
     for (int e = 0; e < B->edge_count; ++e) mean += B->springs.data[e].rest;
     mean /= B->edge_count > 0 ? B->edge_count : 1;
@@ -85,7 +87,8 @@ bool tc_springs_winding_build(tc_springs_winding* g, const tc_springs_body* B) {
 }
 
 int tc_springs_winding_number(const tc_springs_winding* g, const tc_springs_body* B, tc_vec3 p) {
-    if (!(p.x >= B->aabb.lo.x && p.x <= B->aabb.hi.x && p.y >= B->aabb.lo.y && p.y <= B->aabb.hi.y && p.z <= B->aabb.hi.z)) return 0;
+    const tc_aabb* b = &g->box;
+    if (!(p.x >= b->lo.x && p.x <= b->hi.x && p.y >= b->lo.y && p.y <= b->hi.y && p.z <= b->hi.z)) return 0;
     int cx, cy;
     cell_of(g, p.x, p.y, &cx, &cy);
     int c = cy * g->dims[0] + cx, w = 0;
