@@ -360,6 +360,7 @@ void tc_springs_collide(tc_world* w, tc_real h) {
             tc_springs_body *a = &s->bodies.data[i], *b = &s->bodies.data[j];
             if (!tc_aabb_overlap(a->aabb, b->aabb)) continue;
             one_way(w, &pw, a, b, h, record);
+            tc_springs_update_aabb(a), tc_springs_update_aabb(b); // the first direction moved vertices of both
             one_way(w, &pw, b, a, h, record);
         }
     for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, false);
