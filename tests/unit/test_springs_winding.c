@@ -17,15 +17,6 @@ static const tc_springs_body* make_body(tc_world* w, tc_springs_shape shape, tc_
     return tc_springs_body_at(w, w->slots.data[id.index1 - 1].index);
 }
 
-static int winding(const tc_springs_body* b, tc_vec3 p) {
-    tc_springs_winding g;
-    memset(&g, 0, sizeof g);
-    assert_true(tc_springs_winding_build(&g, b));
-    int n = tc_springs_winding_number(&g, b, p);
-    tc_springs_winding_free(&g);
-    return n;
-}
-
 // A lattice through the sphere's centre (its rays hit the poles and symmetric vertices exactly):
 // 1 well inside the inscribed mesh, 0 outside the sphere.
 static void test_sphere_lattice(void** state) {
@@ -65,6 +56,9 @@ static void test_rays_through_vertices_and_edges(void** state) {
     for (int s = 0; s < 2; ++s) {
         const tc_springs_body* b = shapes[s];
         tc_vec3 c = tc_v3_scale(tc_v3_add(b->aabb.lo, b->aabb.hi), 0.5);
+        tc_springs_winding g;
+        memset(&g, 0, sizeof g);
+        assert_true(tc_springs_winding_build(&g, b));
         int checked = 0;
         for (int e = 0; e < b->edge_count; ++e) {
             const tc_spring* sp = &b->springs.data[e];
@@ -72,8 +66,9 @@ static void test_rays_through_vertices_and_edges(void** state) {
             for (int k = 0; k < 2; ++k) {
                 if (s == 0 && hypot(q[k].x - c.x, q[k].y - c.y) > 0.19) continue; // off the sphere's silhouette
                 int in = s == 0 || (q[k].x >= b->aabb.lo.x && q[k].x < b->aabb.hi.x && q[k].y >= b->aabb.lo.y && q[k].y < b->aabb.hi.y);
-                int mid = winding(b, tc_v3(q[k].x, q[k].y, c.z)), below = winding(b, tc_v3(q[k].x, q[k].y, c.z - 1)),
-                    above = winding(b, tc_v3(q[k].x, q[k].y, c.z + 1));
+                int mid = tc_springs_winding_number(&g, b, tc_v3(q[k].x, q[k].y, c.z));
+                int below = tc_springs_winding_number(&g, b, tc_v3(q[k].x, q[k].y, c.z - 1));
+                int above = tc_springs_winding_number(&g, b, tc_v3(q[k].x, q[k].y, c.z + 1));
                 if (mid != in || below != 0 || above != 0)
                     fail_msg("shape %d edge %d point %d: windings %d %d %d (%d 0 0 expected)", s, e, k, mid, below, above, in);
                 checked++;
@@ -81,6 +76,7 @@ static void test_rays_through_vertices_and_edges(void** state) {
         }
         print_message("shape %d: %d rays through vertices and edge midpoints\n", s, checked);
         assert_true(checked > (s == 0 ? 2000 : 300));
+        tc_springs_winding_free(&g);
     }
     tc_world_destroy(w);
 }
