@@ -64,8 +64,8 @@ void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h);
 /// Edge-triangle contacts between spring bodies (collide hook).
 void tc_springs_collide(tc_world* w, tc_real h);
 
-/// The vertices of A inside B found by edge-triangle intersection and the flood fill (before any
-/// response); writes up to capacity indices, returns the count.
+/// The vertices of A inside B found by edge-triangle intersection and the flood fill, kept where
+/// B's winding number is not 0 (before any response); writes up to capacity indices, returns the count.
 int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity);
 
 /// Triangles of a spring body binned by their xy projection, for winding numbers along +z.
