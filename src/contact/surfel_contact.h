@@ -21,6 +21,9 @@ typedef struct tc_surfel_contact {
     TC_ARRAY(tc_vec3) forces;   ///< force on A of each sample, already scaled by its area share (N)
     TC_ARRAY(int) nearest_a, nearest_b;
     TC_ARRAY(tc_real) depth;    ///< |d1| + |d2| per sample (m)
+    /// m, per sample: |f_A|, |f_B| there from the samples' last local fits (where to start the
+    /// nearest-surfel searches of tc_surfel_contact_forces; 0 or missing: no estimate).
+    TC_ARRAY(tc_real) surface_dist_a, surface_dist_b;
     int colliding_a, colliding_b;   ///< surfels of A inside B and of B inside A
     tc_vec3 total_a;                ///< sum of forces on A (N)
 } tc_surfel_contact;
@@ -35,6 +38,11 @@ int tc_surfel_contact_surface(tc_points_body* A, tc_points_body* B, const tc_sur
 /// to land well within half a spacing of a kept sample (which the resampling deletes).
 int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const tc_surfel_contact_params* p, bool every_seed,
                                      tc_surfel_contact* out);
+/// The resampling's gap candidates: the midpoints of the pairs of samples 1.5-2.2 spacings apart
+/// with no sample within 0.75 spacing, appended to out in the resampling's order. With first_new
+/// < count they are found as in its second pass (the gaps of pts[0, first_new) searched first,
+/// and kept for the samples with no later one within 2.2 spacings): the same list (for tests).
+void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out);
 /// Step 2 alone: the raw samples on F = 0 seeded by the colliding surfels (before resampling
 /// and relaxation), appended to out; marks colliding surfels and counts them in `counts` like
 /// tc_surfel_contact_surface. exact_roots: the reference root search, a full MLS fit at every
@@ -45,6 +53,26 @@ void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_ro
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c);
 /// Surface density k / (pi r_k^2) of sample i among the samples (k = 6 nearest others).
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k);
+/// A grid over contact samples whose rows run along their longest extent (their coordinates
+/// permuted: on a patch across x a plain grid has one cell per row, and the walks' short row
+/// loops mispredict), with each sample's cell in the plain grid (tc_point_grid_build with the
+/// same cell) to put lists back in that grid's order where sums depend on it.
+typedef struct tc_sample_grid {
+    tc_point_grid grid;  ///< over the permuted coordinates
+    tc_point_grid plain; ///< the plain grid's layout (no items)
+    tc_vec3* swapped;    ///< the permuted coordinates (owned)
+    int* key;            ///< key[j]: the plain grid's cell of sample j (owned)
+    int* list;           ///< scratch, count entries (owned)
+    tc_real* list_d;     ///< scratch, count entries (owned)
+    uint64_t* order;     ///< scratch, count entries (owned)
+    int count;
+} tc_sample_grid;
+/// Builds s over count samples (cell: as tc_point_grid_build); false when out of memory.
+bool tc_sample_grid_build(tc_sample_grid* s, const tc_vec3* pts, int count, tc_real cell);
+void tc_sample_grid_free(tc_sample_grid* s);
+/// tc_surfel_contact_density(pts, count, grid, i, k) with grid the plain grid of s: the same
+/// value, bit for bit.
+tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_grid* s, int i, int k);
 /// Default parameters for a pair with sub-step h (stiffness from the world's penalty frequency,
 /// damping ratio capped for the explicit sub-step, see docs/points.md).
 tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h);

@@ -15,8 +15,7 @@ static inline void widen(tc_real* lo, tc_real* hi, tc_real v) {
     if (v > *hi) *hi = v;
 }
 
-bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
-    tc_point_grid_free(g);
+void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_aabb box = tc_aabb_empty();
     for (int i = 0; i < count; ++i) { // (not tc_aabb_add_point: fmin/fmax are libm calls on the baseline target)
         widen(&box.lo.x, &box.hi.x, p[i].x);
@@ -44,6 +43,19 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
         g->dims[k] = n >= 1 && n < 1e6 ? (int)n : 1;
         g->cell_count *= g->dims[k];
     }
+}
+
+int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x) {
+    int c[3];
+    // cell_of_real(v) is cell_of_real(floor(v)): floor(v) >= 0 iff v >= 0, floor(v) >= n - 1 iff
+    // v >= n - 1, and in between the cast truncates to the floor (no libm floor call).
+    for (int k = 0; k < 3; ++k) c[k] = cell_of_real((tc_v3_get(x, k) - tc_v3_get(g->origin, k)) / g->cell, g->dims[k]);
+    return (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+}
+
+bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
+    tc_point_grid_free(g);
+    tc_point_grid_layout(g, p, count, cell);
     g->item_count = count;
     g->start = tc_calloc((size_t)g->cell_count + 1, sizeof(int));
     g->items = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
@@ -53,10 +65,7 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
         return false;
     }
     for (int i = 0; i < count; ++i) {
-        int c[3];
-        for (int k = 0; k < 3; ++k)
-            c[k] = cell_of_real(floor((tc_v3_get(p[i], k) - tc_v3_get(g->origin, k)) / cell), g->dims[k]);
-        cell_of[i] = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+        cell_of[i] = tc_point_grid_cell_index(g, p[i]);
         g->start[cell_of[i] + 1]++;
     }
     for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];
@@ -129,7 +138,9 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells; each row of
-    // cells is one contiguous run of items.
+    // cells is one contiguous run of items. The first ball holding a point holds the nearest
+    // one (and all at its distance): the answer does not depend on r0.
+    if (!(r0 > 0)) r0 = 0.5 * g->cell;
     for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
@@ -139,7 +150,7 @@ int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3
                     int row = (cz * g->dims[1] + cy) * g->dims[0];
                     for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
                         tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
-                        if (d2 < best_d2 || (d2 == best_d2 && best >= 0 && g->items[t] < best)) {
+                        if (d2 <= best_d2 && (d2 < best_d2 || (best >= 0 && g->items[t] < best))) { // (one test for the far ones)
                             best_d2 = d2;
                             best = g->items[t];
                         }

@@ -17,6 +17,12 @@ typedef struct tc_point_grid {
 /// Builds the grid; cell is enlarged if the box would need more than ~4 cells per point.
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell);
 void tc_point_grid_free(tc_point_grid* g);
+/// The layout tc_point_grid_build gives g for these points (origin, cell, inv_cell, dims,
+/// cell_count), without binning them: start and items are left untouched (no allocation).
+void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell);
+/// The cell x is binned in by g's layout (clamped to the grid). A query lists its points by
+/// increasing cell index, then by point index within a cell.
+int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x);
 /// Cell index range [lo, hi] (inclusive, clamped) covering the ball (x, r); false if empty.
 /// (It may hold one more cell where the ball ends within ~1e-7 cell of a cell boundary.)
 bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]);
@@ -24,8 +30,9 @@ bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3]
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity);
 /// Nearest point to x within max_r, or -1.
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r);
-/// The same, the search ball growing from radius r0 (> 0; doubling up to max_r): for points
-/// known to be far from every point, where the small first balls would find nothing.
+/// The same answer, the search starting from a ball of radius r0 (> 0; else half a cell) and
+/// doubling up to max_r: an r0 just beyond the expected distance (or, for points known to be
+/// far from every point, that distance) saves the empty smaller balls.
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r);
 /// True when a point lies closer than r to x (tc_point_grid_nearest(g, p, x, r) >= 0, stopping
 /// at the first one found).

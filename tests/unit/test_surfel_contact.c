@@ -277,6 +277,112 @@ static void test_density_estimate_on_planar_grid(void** state) {
     tc_point_grid_free(&g);
 }
 
+// The density against a brute-force k-NN (all pairs, sorted) with the same rim correction, on
+// points where the first ball holds the k nearest, where it must grow (a sparse tail), and in
+// a dense cluster (more than the walk lists: the centroid's grid-walk path).
+static void test_density_matches_brute_force(void** state) {
+    (void)state;
+    enum { N = 260, K = 6 };
+    tc_vec3 pts[N];
+    uint32_t seed = 3;
+    for (int i = 0; i < N; ++i) {
+        if (i < 150) pts[i] = tc_v3(0.1 * rnd(&seed), 0.1 * rnd(&seed), 0.002 * rnd(&seed));      // ~1 per 0.01 cell
+        else if (i < 230) pts[i] = tc_v3(0.05 + 0.004 * rnd(&seed), 0.05 + 0.004 * rnd(&seed), 0); // dense cluster
+        else pts[i] = tc_v3(0.2 + 0.1 * (i - 230), 0.3 * rnd(&seed), 0);                            // sparse tail
+    }
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.01));
+    for (int i = 0; i < N; ++i) {
+        tc_real d2[N];
+        int m = 0;
+        for (int j = 0; j < N; ++j)
+            if (j != i) d2[m++] = tc_v3_len2(tc_v3_sub(pts[i], pts[j]));
+        for (int a = 1; a < m; ++a) // insertion sort
+            for (int b = a; b > 0 && d2[b] < d2[b - 1]; --b) { tc_real t = d2[b]; d2[b] = d2[b - 1]; d2[b - 1] = t; }
+        tc_real rk = sqrt(d2[K - 1]), rk2 = (rk * 1.000001) * (rk * 1.000001);
+        tc_vec3 centroid = tc_v3_zero();
+        int used = 0;
+        for (int j = 0; j < N; ++j)
+            if (j != i && tc_v3_len2(tc_v3_sub(pts[i], pts[j])) <= rk2) centroid = tc_v3_add(centroid, tc_v3_sub(pts[j], pts[i])), used++;
+        tc_real offset = tc_v3_len(centroid) / used;
+        tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+        tc_real expect = K / (covered * TC_PI * rk * rk);
+        assert_near(tc_surfel_contact_density(pts, N, &g, i, K) / expect, 1, 1e-9); // (the centroid's sum order differs)
+    }
+    tc_point_grid_free(&g);
+}
+
+// The density from a sample grid (rows along the longest extent) has the bits of the plain
+// grid's, on a patch across each axis with a dense cluster, stacks of coincident samples at
+// equal distances (centroid lists longer than the insertion sort takes) and a sparse tail
+// (grown balls).
+static void test_density_on_sample_grid_matches_plain(void** state) {
+    (void)state;
+    enum { N = 300 };
+    tc_vec3 pts[N];
+    for (int axis = 0; axis < 3; ++axis) {
+        uint32_t seed = 9;
+        for (int i = 0; i < N; ++i) {
+            tc_real u = 0.12 * rnd(&seed), v = 0.08 * rnd(&seed), w = 0.003 * rnd(&seed);
+            if (i >= 200 && i < 280) u = 0.06 + 0.003 * rnd(&seed), v = 0.04 + 0.003 * rnd(&seed); // cluster
+            if (i >= 280) u = 0.3 + 0.07 * (i - 280);                                              // tail
+            if (i >= 250 && i < 276) { // stacks of 10, 8, 8 at equal distances: long centroid lists, order-sensitive sums
+                u = i < 260 ? 0 : (i < 268 ? 0.007 : 0.0045), v = i < 260 ? 0 : (i < 268 ? 0.0045 : 0.007), w = 0;
+            }
+            tc_real c[3];
+            c[axis] = w, c[(axis + 1) % 3] = u, c[(axis + 2) % 3] = v;
+            pts[i] = tc_v3(c[0], c[1], c[2]);
+        }
+        tc_point_grid plain = {0};
+        tc_sample_grid sg = {0};
+        assert_true(tc_point_grid_build(&plain, pts, N, 0.006));
+        assert_true(tc_sample_grid_build(&sg, pts, N, 0.006));
+        for (int i = 0; i < N; ++i)
+            for (int k = 1; k <= 16; k += 5) {
+                tc_real a = tc_surfel_contact_density(pts, N, &plain, i, k), b = tc_surfel_contact_density_on(pts, N, &sg, i, k);
+                assert_memory_equal(&a, &b, sizeof a);
+            }
+        tc_point_grid_free(&plain);
+        tc_sample_grid_free(&sg);
+    }
+}
+
+// The resampling's second gap pass, which keeps the first pass's gaps far from the added
+// samples, lists the same candidates as a fresh search: jittered lattices with holes across z
+// and across x, samples added at some of the first pass's midpoints and at random.
+static void test_gap_reuse_matches_fresh_search(void** state) {
+    (void)state;
+    const tc_real sp = 0.01;
+    for (int across = 0; across < 2; ++across) {
+        uint32_t seed = 21 + (uint32_t)across;
+        tc_surfel_points pts = {0}, first = {0}, fresh = {0}, reused = {0};
+        for (int a = 0; a < 30; ++a)
+            for (int b = 0; b < 30; ++b) {
+                if (rnd(&seed) < 0.15) continue; // holes
+                tc_real u = (a + 0.3 * rnd(&seed) - 0.15) * sp, v = (b + 0.3 * rnd(&seed) - 0.15) * sp, w = 0.001 * sp * rnd(&seed);
+                tc_vec3 p = across ? tc_v3(w, u, v) : tc_v3(u, v, w);
+                tc_array_push(&pts, p);
+            }
+        int old = pts.count;
+        tc_surfel_contact_gap_candidates(&pts, sp, old, &first);
+        assert_true(first.count > 20);
+        for (int c = 0; c < 8; ++c) { // added: near some midpoints, and anywhere
+            tc_vec3 q = c < 5 ? first.data[c * (first.count / 5)] : tc_v3(0.3 * rnd(&seed), 0.3 * rnd(&seed), 0);
+            if (c >= 5 && across) q = tc_v3(0, q.x, q.y);
+            tc_array_push(&pts, tc_v3_add(q, tc_v3(0.05 * sp * rnd(&seed), 0.05 * sp * rnd(&seed), 0)));
+        }
+        tc_surfel_contact_gap_candidates(&pts, sp, pts.count, &fresh);
+        tc_surfel_contact_gap_candidates(&pts, sp, old, &reused);
+        assert_int_equal(fresh.count, reused.count);
+        assert_memory_equal(fresh.data, reused.data, (size_t)fresh.count * sizeof(tc_vec3));
+        assert_true(fresh.count > 10 && fresh.count < first.count); // the added samples filled some gaps
+        tc_array_free(&pts);
+        tc_array_free(&first);
+        tc_array_free(&fresh);
+        tc_array_free(&reused);
+    }
+}
+
 static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
     slab_pair s = make_slabs(1e5, 1e5, 0.01, 0.012);
     tc_surfel_contact c = {0};
@@ -327,6 +433,65 @@ static void test_grid_any_within_matches_nearest(void** state) {
     tc_point_grid_free(&g);
 }
 
+// tc_point_grid_nearest_from gives the brute-force answer (the least distance below max_r, the
+// least index among equal ones) whatever the start radius: tiny, zero, huge, past max_r.
+static void test_grid_nearest_from_any_start(void** state) {
+    (void)state;
+    enum { N = 200 };
+    tc_vec3 pts[N];
+    uint32_t seed = 11;
+    for (int i = 0; i < N; ++i) pts[i] = i % 7 == 6 ? pts[i - 3] : tc_v3(rnd(&seed), rnd(&seed), 0.1 * rnd(&seed)); // some duplicates: ties
+    tc_point_grid g = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.04));
+    const tc_real starts[5] = {1e-9, 0, 0.013, 0.5, 10};
+    int found = 0;
+    for (int q = 0; q < 600; ++q) {
+        tc_vec3 x = q % 5 == 0 ? pts[(q * 7) % N] : tc_v3(1.2 * rnd(&seed) - 0.1, 1.2 * rnd(&seed) - 0.1, 0.3 * rnd(&seed) - 0.1);
+        tc_real max_r = 0.15 * rnd(&seed), best_d2 = max_r * max_r;
+        int best = -1;
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(pts[i], x));
+            if (d2 < best_d2) best_d2 = d2, best = i; // index order: the first of equal distances
+        }
+        for (int k = 0; k < 5; ++k) assert_int_equal(tc_point_grid_nearest_from(&g, pts, x, starts[k], max_r), best);
+        assert_int_equal(tc_point_grid_nearest(&g, pts, x, max_r), best);
+        found += best >= 0;
+    }
+    assert_true(found > 100 && found < 550); // both answers exercised
+    tc_point_grid_free(&g);
+}
+
+// tc_point_grid_layout is the layout the build gives, tc_point_grid_cell_index the cell a point
+// is binned in, and a query lists its points by (cell index, point index).
+static void test_grid_cell_index_orders_queries(void** state) {
+    (void)state;
+    enum { N = 400 };
+    tc_vec3 pts[N];
+    uint32_t seed = 5;
+    for (int i = 0; i < N; ++i) pts[i] = tc_v3(0.3 * rnd(&seed) - 2, rnd(&seed), 0.05 * rnd(&seed));
+    tc_point_grid g = {0}, layout = {0};
+    assert_true(tc_point_grid_build(&g, pts, N, 0.03));
+    tc_point_grid_layout(&layout, pts, N, 0.03);
+    assert_null(layout.start);
+    assert_true(layout.cell == g.cell && layout.cell_count == g.cell_count);
+    for (int k = 0; k < 3; ++k) assert_int_equal(layout.dims[k], g.dims[k]);
+    for (int c = 0; c < g.cell_count; ++c)
+        for (int t = g.start[c]; t < g.start[c + 1]; ++t) assert_int_equal(tc_point_grid_cell_index(&layout, pts[g.items[t]]), c);
+    int* near = NULL;
+    int cap = 0, listed = 0;
+    for (int q = 0; q < 100; ++q) {
+        int n = tc_point_grid_query(&g, pts, pts[q], 0.12, &near, &cap);
+        for (int a = 1; a < n; ++a) {
+            int ca = tc_point_grid_cell_index(&layout, pts[near[a - 1]]), cb = tc_point_grid_cell_index(&layout, pts[near[a]]);
+            assert_true(ca < cb || (ca == cb && near[a - 1] < near[a]));
+        }
+        listed += n;
+    }
+    assert_true(listed > 300); // several points per query
+    tc_free(near, (size_t)cap * sizeof(int));
+    tc_point_grid_free(&g);
+}
+
 static void test_total_force_independent_of_sampling(void** state) {
     (void)state;
     int n1, n2;
@@ -364,6 +529,22 @@ static void make_spheres(tc_real overlap, tc_points_body** A, tc_points_body** B
     d.youngs_modulus = 1e5;
     d.base.pose.p = tc_v3(0.2 - overlap, 0, 0);
     *B = build(d);
+}
+
+// The branch-free poly6 (factor taken once) gives tc_poly6's bits inside, on and beyond the
+// support, and for a NaN distance.
+static void test_poly6_with_matches_poly6(void** state) {
+    (void)state;
+    const tc_real hs[3] = {0.01, 0.3, 2.0};
+    for (int k = 0; k < 3; ++k) {
+        tc_real h = hs[k], h2 = h * h, factor = tc_poly6_factor(h);
+        tc_real r2s[6] = {0, 0.37 * h2, nextafter(h2, 0), h2, 1.5 * h2, NAN};
+        for (int q = 0; q < 6 + 200; ++q) {
+            tc_real r2 = q < 6 ? r2s[q] : 2 * h2 * (q - 6) / 199.0;
+            tc_real a = tc_poly6(r2, h), b = tc_poly6_with(r2, h2, factor);
+            assert_memory_equal(&a, &b, sizeof a);
+        }
+    }
 }
 
 // The distribution of one force by brute force: poly6 weights over every phyxel strictly
@@ -677,10 +858,16 @@ int main(void) {
         cmocka_unit_test_setup(test_stiffer_body_deforms_less, tc_test_setup_log),
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
+        cmocka_unit_test_setup(test_density_matches_brute_force, tc_test_setup_log),
+        cmocka_unit_test_setup(test_density_on_sample_grid_matches_plain, tc_test_setup_log),
+        cmocka_unit_test_setup(test_gap_reuse_matches_fresh_search, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_nearest_from_any_start, tc_test_setup_log),
+        cmocka_unit_test_setup(test_grid_cell_index_orders_queries, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
+        cmocka_unit_test_setup(test_poly6_with_matches_poly6, tc_test_setup_log),
         cmocka_unit_test_setup(test_batch_distribution_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),

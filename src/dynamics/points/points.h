@@ -12,12 +12,29 @@
 #define TC_POINTS_MAX_PHYXELS 100000
 #define TC_POINTS_MAX_SURFELS 2000000
 
+/// The poly6 kernel's factor 315/(64 pi h^9) (1/m^9).
+static inline tc_real tc_poly6_factor(tc_real h) {
+    tc_real h3 = h * h * h;
+    return 315.0 / (64.0 * TC_PI * h3 * h3 * h3);
+}
+
 /// Poly6 kernel w(r, h) = 315/(64 pi h^9) (h^2 - r^2)^3 for r < h, else 0; takes r^2.
 static inline tc_real tc_poly6(tc_real r2, tc_real h) {
     tc_real h2 = h * h;
     if (r2 >= h2) return 0;
-    tc_real d = h2 - r2, h3 = h2 * h;
-    return 315.0 / (64.0 * TC_PI * h3 * h3 * h3) * d * d * d;
+    tc_real d = h2 - r2;
+    return tc_poly6_factor(h) * d * d * d;
+}
+
+/// tc_poly6(r2, h) from h2 = h * h and factor = tc_poly6_factor(h) (the same bits), without a
+/// branch: for loops over many r2, about half of them outside.
+static inline tc_real tc_poly6_with(tc_real r2, tc_real h2, tc_real factor) {
+    tc_real d = h2 - r2, w = factor * d * d * d;
+    uint64_t bits, keep = (uint64_t)0 - (uint64_t)!(r2 >= h2); // all ones inside (and for a NaN r2, as tc_poly6)
+    memcpy(&bits, &w, sizeof bits);
+    bits &= keep; // +0 outside (gcc turns a ?: here into a branch, mispredicted on half the calls)
+    memcpy(&w, &bits, sizeof w);
+    return w;
 }
 
 /// Material constants shared by every phyxel of a body.

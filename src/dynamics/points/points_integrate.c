@@ -181,12 +181,12 @@ static int mark_within(const tc_points_body* b, distribute_scratch* w, tc_vec3 p
 // a superset of the phyxels within h of every point of the cell): those strictly within h,
 // in index order, with their poly6 weights. Branch-free: about two thirds are outside.
 static int weights_from_list(const tc_points_body* b, distribute_scratch* w, const int* list, int n, tc_vec3 p, tc_real* wsum) {
-    tc_real h = w->h, h2 = h * h, sum = 0;
+    tc_real h = w->h, h2 = h * h, factor = tc_poly6_factor(h), sum = 0;
     int count = 0;
     for (int q = 0; q < n; ++q) {
         int i = list[q];
         tc_real d2 = tc_v3_len2(tc_v3_sub(b->x[i], p));
-        tc_real wi = tc_poly6(d2, h); // 0 outside the support: adds nothing to the sum
+        tc_real wi = tc_poly6_with(d2, h2, factor); // 0 outside the support: adds nothing to the sum
         w->near[count] = i;
         w->weight[count] = wi;
         sum += wi;

@@ -5,11 +5,33 @@
 #include "tactus/springs.h"
 #include "geometry/trimesh.h"
 #include "world/world_internal.h"
+#include "dynamics/rigid/rigid.h"
 
 typedef struct tc_spring {
     int i, j;
     tc_real rest, k, kd; ///< m, N/m, N s/m
 } tc_spring;
+
+/// One contact of a vertex with a dynamic rigid body over a world sub-step (for the records).
+typedef struct tc_springs_touch {
+    tc_real jn, depth;    ///< N s normal impulse summed over the pieces; m deepest penetration
+    tc_vec3 n, p, jt;     ///< last normal (out of the rigid body), point; N s friction impulse on the vertex
+} tc_springs_touch;
+
+/// A dynamic rigid body as one spring body sees it during the explicit pieces of a world
+/// sub-step: a copy that moves with the pieces and takes every vertex impulse at once, so each
+/// projection sees the velocity the earlier ones left (the pair's kinetic energy can only drop).
+/// The copy's changes reach the real body after the pieces (tc_springs_rigid_end).
+typedef struct tc_springs_proxy {
+    int index;                ///< rigid store index
+    tc_rigid_body body;       ///< the copy: pose, com, v and w follow the pieces
+    tc_transform end_pose;    ///< the real body after its own integration of this sub-step
+    tc_vec3 end_com, v1, w1;  ///< its centre of mass and velocities then
+    tc_aabb end_aabb;
+    tc_vec3 dx, dtheta;       ///< m, rad: extra motion the impulses caused within the sub-step
+    bool touched;
+    tc_springs_touch* touch;  ///< per vertex when contacts are recorded this sub-step, else NULL
+} tc_springs_proxy;
 
 typedef struct tc_springs_body {
     int32_t slot;
@@ -28,6 +50,7 @@ typedef struct tc_springs_body {
     tc_vec3 user_force;          ///< N, spread by mass, for one step
     tc_material material;
     tc_aabb aabb;
+    TC_ARRAY(tc_springs_proxy) proxies; ///< dynamic rigid bodies near it this sub-step
 } tc_springs_body;
 
 typedef struct tc_springs_store {
@@ -58,9 +81,18 @@ tc_real tc_springs_stable_step(const tc_springs_body* b);
 #define TC_SPRINGS_MAX_EXPLICIT_PIECES 10000
 tc_real tc_springs_volume(const tc_springs_body* b);
 void tc_springs_update_aabb(tc_springs_body* b);
-/// Projects the vertices out of static bodies (after every explicit sub-step: resting contact
-/// then holds within the sub-steps instead of once per world sub-step).
+/// Projects the vertices out of static bodies (h only scales the recorded forces: none here).
 void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h);
+/// Projects the vertices out of static bodies and out of the dynamic rigid proxies after explicit
+/// piece `piece` of `pieces` of the world sub-step h (resting contact then holds within the
+/// sub-step, and a fast impact is met piece by piece instead of once per world sub-step).
+void tc_springs_project_rigid(tc_world* w, tc_springs_body* b, tc_real h, int piece, int pieces);
+/// Before the (parallel) integration, after the rigid bodies integrated: the proxies of the
+/// dynamic rigid bodies the body may reach within the sub-step h. Serial (it allocates).
+void tc_springs_rigid_begin(tc_world* w, tc_springs_body* b, tc_real h, bool record);
+/// After the integration, serially in body order: the proxies' velocity and motion changes go
+/// to the rigid bodies, and their contacts are recorded.
+void tc_springs_rigid_end(tc_world* w, tc_springs_body* b, tc_real h);
 /// Edge-triangle contacts between spring bodies (collide hook).
 void tc_springs_collide(tc_world* w, tc_real h);
 

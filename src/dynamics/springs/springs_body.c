@@ -187,6 +187,7 @@ void tc_springs_free_body(tc_springs_body* b) {
     tc_free(b->vert_start, (n + 1) * sizeof(int));
     tc_free(b->neighbours, 2 * (size_t)b->edge_count * sizeof(int));
     tc_array_free(&b->springs);
+    tc_array_free(&b->proxies);
 }
 
 static bool fill_body(tc_springs_body* b, const tc_tri_mesh* m, const tc_springs_body_def* d) {

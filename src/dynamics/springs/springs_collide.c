@@ -6,7 +6,8 @@
 // along one consistent direction (the area-weighted normal of the triangles hit), by their
 // distance to the other surface, with the approach velocity removed and Coulomb friction
 // (an inelastic projection: stable at any stiffness, unlike a penalty held over the explicit
-// sub-steps). Vertices against rigid and static bodies get the same projection.
+// sub-steps). Vertices against static bodies get the same projection here, against dynamic
+// rigid bodies in springs_rigid.c.
 #include "dynamics/springs/springs.h"
 
 #include "geometry/trimesh.h"
@@ -281,25 +282,22 @@ static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_b
     }
 }
 
-// Spring vertices against rigid and static bodies (this kind owns those pairs: the projection
-// runs before the rigid bodies integrate, so their reaction forces act this sub-step).
-static void against_rigid(tc_world* w, tc_springs_body* A, tc_real h, bool record, bool static_only) {
+// Spring vertices against static bodies (dynamic rigid bodies: springs_rigid.c, every piece).
+static void against_static(tc_world* w, tc_springs_body* A, tc_real h, bool record) {
     const tc_kind_ops* rig = tc_kind_ops_of(TC_BODY_RIGID);
     for (int s = 0; s < w->slots.count; ++s) {
         const tc_body_slot* slot = &w->slots.data[s];
-        if (!slot->alive || (slot->kind != TC_BODY_STATIC && (slot->kind != TC_BODY_RIGID || static_only))) continue;
+        if (!slot->alive || slot->kind != TC_BODY_STATIC) continue;
         if (!tc_aabb_overlap(rig->body_aabb(w, slot->index), A->aabb)) continue;
-        tc_real mo = rig->contact_mass(w, slot->index, -1);
         tc_material mat = rig->material(w, slot->index);
         tc_real mu = sqrt(A->material.friction * mat.friction);
         for (int i = 0; i < A->n; ++i) {
             tc_vec3 n;
             tc_real d = rig->signed_distance(w, slot->index, A->x[i], &n);
             if (d >= 0) continue;
-            contact_side other = {rig->velocity_at(w, slot->index, -1, A->x[i]), slot->kind == TC_BODY_RIGID && mo > 0 ? 1 / mo : 0};
+            contact_side other = {rig->velocity_at(w, slot->index, -1, A->x[i]), 0};
             tc_vec3 J, p = A->x[i];
             tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, -d, mu, &J);
-            if (other.inv_m > 0) rig->apply_point_force(w, slot->index, -1, p, tc_v3_scale(J, -1 / h));
             if (!record) continue;
             tc_vec3 ft = tc_v3_scale(tc_v3_madd(J, -tc_v3_dot(J, n), n), 1 / h); // the tangential part only
             tc_contact c = {tc_world_slot_id(w, s), tc_world_slot_id(w, A->slot), -1, i, p, n, d, jn / h, ft, 0};
@@ -363,7 +361,7 @@ void tc_springs_collide(tc_world* w, tc_real h) {
             tc_springs_update_aabb(a), tc_springs_update_aabb(b); // the first direction moved vertices of both
             one_way(w, &pw, b, a, h, record);
         }
-    for (int i = 0; i < s->bodies.count; ++i) against_rigid(w, &s->bodies.data[i], h, record, false);
+    for (int i = 0; i < s->bodies.count; ++i) against_static(w, &s->bodies.data[i], h, record);
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_free(pw.mark, (size_t)pw.mark_count);
@@ -373,5 +371,5 @@ void tc_springs_collide(tc_world* w, tc_real h) {
 
 void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h) {
     tc_springs_update_aabb(b);
-    against_rigid(w, b, h, false, true);
+    against_static(w, b, h, false);
 }

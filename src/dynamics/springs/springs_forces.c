@@ -111,7 +111,7 @@ void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h) {
     for (int k = 0; k < n; ++k) {
         if (k > 0 && external) memcpy(b->f, external, (size_t)b->n * sizeof(tc_vec3));
         tc_springs_step_raw(b, g, h / n);
-        tc_springs_project_static(w, b, h / n);
+        tc_springs_project_rigid(w, b, h, k, n);
     }
     tc_free(external, (size_t)b->n * sizeof(tc_vec3));
 }

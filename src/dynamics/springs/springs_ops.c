@@ -36,25 +36,30 @@ static void apply_forces(tc_world* w, tc_real h) {
     for (int i = 0; i < s->bodies.count; ++i) memset(s->bodies.data[i].f, 0, (size_t)s->bodies.data[i].n * sizeof(tc_vec3));
 }
 
-// Bodies are independent here: each step writes only its own body and reads the static bodies
-// (the projection moves only this body's vertices). One body per thread; the one log call of
-// the explicit integrator is made before the loop.
+// Bodies are independent here: each step writes only its own body and its own proxies of the
+// dynamic rigid bodies, and reads the static bodies. One body per thread; the log call of the
+// explicit integrator and the proxies' allocation are made before the loop, their changes
+// reach the rigid bodies after it, in body order (the result does not depend on the threads).
 static void integrate(tc_world* w, tc_real h) {
     tc_springs_store* s = tc_springs_store_of(w);
     int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
-    for (int i = 0; i < count; ++i)
+    bool record = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
+    for (int i = 0; i < count; ++i) {
         if (s->bodies.data[i].integrator != TC_SPRINGS_IMPLICIT) tc_springs_note_explicit_pieces(&s->bodies.data[i], h);
+        tc_springs_rigid_begin(w, &s->bodies.data[i], h, record);
+    }
     TC_PARALLEL_FOR(threads)
     for (int i = 0; i < count; ++i) {
         tc_springs_body* b = &s->bodies.data[i];
         if (b->integrator == TC_SPRINGS_IMPLICIT) {
             tc_springs_step_implicit(b, w->def.gravity, h);
-            tc_springs_project_static(w, b, h);
+            tc_springs_project_rigid(w, b, h, 0, 1);
         } else {
             tc_springs_step_explicit(w, b, h);
         }
         tc_springs_update_aabb(b);
     }
+    for (int i = 0; i < count; ++i) tc_springs_rigid_end(w, &s->bodies.data[i], h);
 }
 
 static void end_step(tc_world* w, tc_real dt) {
