@@ -89,7 +89,7 @@ static void test_fall_rests_untangled(void** state) {
         assert_true(vol > 0.97 * rest && vol < 1.03 * rest); // keeps its volume (measured 99.3-100%)
     }
     printf("springs fall: final KE %.3g J (max %.3g J)\n", ke, ke_max);
-    assert_true(ke < 0.03 * ke_max); // measured 1.5%
+    assert_true(ke < 0.03 * ke_max); // measured 2.85% (the sphere rolls off across the ground)
     tc_scene_destroy(s);
 }
 

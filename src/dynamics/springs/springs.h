@@ -96,7 +96,23 @@ void tc_springs_rigid_end(tc_world* w, tc_springs_body* b, tc_real h);
 /// Edge-triangle contacts between spring bodies (collide hook).
 void tc_springs_collide(tc_world* w, tc_real h);
 
-/// The vertices of A inside B found by edge-triangle intersection and the flood fill (before any
-/// response); writes up to capacity indices, returns the count.
+/// The vertices of A inside B found by edge-triangle intersection and the flood fill, kept where
+/// B's winding number is not 0 (before any response); writes up to capacity indices, returns the count.
 int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity);
+
+/// Triangles of a spring body binned by their xy projection, for winding numbers along +z.
+typedef struct tc_springs_winding {
+    tc_aabb box;         ///< of B's vertices when built
+    tc_real lo_x, lo_y, cell;
+    int dims[2];
+    TC_ARRAY(int) start; ///< per cell + 1: offsets into items
+    TC_ARRAY(int) items; ///< triangle indices
+} tc_springs_winding;
+
+/// Bins B's triangles as they are now. Returns false when out of memory.
+bool tc_springs_winding_build(tc_springs_winding* g, const tc_springs_body* B);
+/// Winding number of B's closed surface around p (1 inside an outward-oriented mesh, 0 outside;
+/// exact for any closed mesh, self-intersecting or not, as B was when the grid was built).
+int tc_springs_winding_number(const tc_springs_winding* g, const tc_springs_body* B, tc_vec3 p);
+void tc_springs_winding_free(tc_springs_winding* g);
 #endif

@@ -1,6 +1,8 @@
 // Contacts of spring bodies (seed 003, ALGORITHMS §10.3-10.4): the edges of one body are
 // intersected with the triangles of the other; the intersecting edges separate the inside
-// vertices, collected by a flood fill that never crosses them; those vertices are pushed out
+// vertices, collected by a flood fill that never crosses them and confirmed by the other
+// surface's winding number (springs_winding.c; a fill leaks past edges that cross twice);
+// those vertices are pushed out, all from the same configuration,
 // along one consistent direction (the area-weighted normal of the triangles hit), by their
 // distance to the other surface, with the approach velocity removed and Coulomb friction
 // (an inelastic projection: stable at any stiffness, unlike a penalty held over the explicit
@@ -25,6 +27,13 @@ typedef struct tri_grid {
     int_list stamp;       ///< per candidate: the edge that last saw it (dedupe)
 } tri_grid;
 
+// One vertex of A inside B: its nearest point of B (triangle, barycentric weights) and depth.
+typedef struct inside_contact {
+    int vertex, tri;
+    tc_vec3 bary;
+    tc_real depth;
+} inside_contact;
+
 typedef struct pair_work {
     tri_grid grid;
     int_list tris;        ///< triangles of B near the overlap
@@ -34,6 +43,10 @@ typedef struct pair_work {
     uint8_t* mark;        ///< per vertex of A: 1 inside
     int mark_count;
     tc_vec3 direction;    ///< out of B, area-weighted over the triangles hit
+    tc_springs_winding winding; ///< B's triangles for the inside test
+    TC_ARRAY(inside_contact) contacts;  ///< the inside vertices being resolved
+    TC_ARRAY(tc_real) b_buffer; ///< per vertex of B: weights, then shifts
+    tc_real *b_weight, *b_shift;
 } pair_work;
 
 static tc_aabb tri_box(const tc_springs_body* b, int t) {
@@ -139,6 +152,19 @@ static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_
     }
 }
 
+// Keeps the filled vertices that B's surface winds around: a fill that leaked past a double
+// crossing (an edge entering and leaving B) reaches outside vertices too.
+static void confirm_inside(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B) {
+    if (pw->inside.count == 0 || !tc_springs_winding_build(&pw->winding, B)) return;
+    int kept = 0;
+    for (int k = 0; k < pw->inside.count; ++k) {
+        int i = pw->inside.data[k];
+        if (tc_springs_winding_number(&pw->winding, B, A->x[i]) != 0) pw->inside.data[kept++] = i;
+        else pw->mark[i] = 0;
+    }
+    pw->inside.count = kept;
+}
+
 static void flood(pair_work* pw, const tc_springs_body* A) {
     for (int q = 0; q < pw->queue.count; ++q) {
         int u = pw->queue.data[q];
@@ -192,37 +218,66 @@ static tc_real project(tc_vec3* x, tc_vec3* v, tc_real inv_ma, contact_side othe
     return jn;
 }
 
+static contact_side surface_point(const tc_springs_body* B, int t, tc_vec3 bw) {
+    contact_side other = {tc_v3_zero(), 0};
+    const int* tv = B->tris + 3 * t;
+    for (int q = 0; q < 3; ++q) {
+        tc_real wq = tc_v3_get(bw, q);
+        other.v = tc_v3_madd(other.v, wq, B->v[tv[q]]);
+        other.inv_m += wq * wq * B->inv_m[tv[q]];
+    }
+    return other;
+}
+
+// Separates the inside vertices from B along n, all from the same configuration (Jacobi): each
+// vertex of A takes its inverse-mass share of its depth; each vertex of B moves by the average of
+// the shares of B's surface points around it, weighted by their barycentric weights. Applied one
+// contact after another instead, B's triangles were pushed once per vertex of A that touches them
+// and the unsigned depths, measured after earlier pushes, drove vertices far beyond the surface.
+static void separate(pair_work* pw, tc_springs_body* A, tc_springs_body* B, tc_vec3 n) {
+    memset(pw->b_weight, 0, (size_t)B->n * sizeof(tc_real));
+    memset(pw->b_shift, 0, (size_t)B->n * sizeof(tc_real));
+    for (int k = 0; k < pw->contacts.count; ++k) {
+        const inside_contact* c = &pw->contacts.data[k];
+        contact_side other = surface_point(B, c->tri, c->bary);
+        tc_real w = A->inv_m[c->vertex] + other.inv_m;
+        if (!(w > 0)) continue;
+        A->x[c->vertex] = tc_v3_madd(A->x[c->vertex], c->depth * A->inv_m[c->vertex] / w, n);
+        const int* tv = B->tris + 3 * c->tri;
+        for (int q = 0; q < 3; ++q) {
+            tc_real wq = tc_v3_get(c->bary, q);
+            pw->b_weight[tv[q]] += wq, pw->b_shift[tv[q]] += wq * c->depth * other.inv_m / w;
+        }
+    }
+    for (int q = 0; q < B->n; ++q)
+        if (pw->b_weight[q] > 0 && B->inv_m[q] > 0) B->x[q] = tc_v3_madd(B->x[q], -pw->b_shift[q] / pw->b_weight[q], n);
+}
+
 static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_body* B, tc_real h, bool record) {
     tc_real dl = tc_v3_len(pw->direction);
     if (!(dl > 0) || pw->inside.count == 0) return;
     tc_vec3 n = tc_v3_scale(pw->direction, 1 / dl);
     tc_real mu = sqrt(A->material.friction * B->material.friction);
+    tc_array_clear(&pw->contacts);
     for (int k = 0; k < pw->inside.count; ++k) {
-        int i = pw->inside.data[k], t = 0;
-        tc_vec3 bw = tc_v3(1, 0, 0);
-        tc_real depth = nearest(B, A->x[i], &t, &bw);
+        inside_contact c = {pw->inside.data[k], 0, tc_v3(1, 0, 0), 0};
+        c.depth = nearest(B, A->x[c.vertex], &c.tri, &c.bary);
+        if (!tc_array_push(&pw->contacts, c)) return;
+    }
+    if (!tc_array_reserve(&pw->b_buffer, 2 * B->n)) return;
+    pw->b_weight = pw->b_buffer.data, pw->b_shift = pw->b_buffer.data + B->n;
+    separate(pw, A, B, n);
+    for (int k = 0; k < pw->contacts.count; ++k) { // then the velocities, one contact after another (Gauss-Seidel)
+        const inside_contact* ct = &pw->contacts.data[k];
+        int i = ct->vertex, t = ct->tri;
         const int* tv = B->tris + 3 * t;
-        tc_vec3 surf = tc_v3_add(tc_v3_add(tc_v3_scale(B->x[tv[0]], bw.x), tc_v3_scale(B->x[tv[1]], bw.y)), tc_v3_scale(B->x[tv[2]], bw.z));
-        tc_vec3 nt = tc_v3_cross(tc_v3_sub(B->x[tv[1]], B->x[tv[0]]), tc_v3_sub(B->x[tv[2]], B->x[tv[0]]));
-        if (tc_v3_dot(tc_v3_sub(A->x[i], surf), nt) > 0) continue; // the fill leaked past a double crossing: not inside
-        contact_side other = {tc_v3_zero(), 0};
-        for (int q = 0; q < 3; ++q) {
-            tc_real wq = tc_v3_get(bw, q);
-            other.v = tc_v3_madd(other.v, wq, B->v[tv[q]]);
-            other.inv_m += wq * wq * B->inv_m[tv[q]];
-        }
-        tc_vec3 x0 = A->x[i], J;
-        tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, depth, mu, &J);
-        tc_real moved_b = depth - tc_v3_dot(tc_v3_sub(A->x[i], x0), n); // B's share of the separation
-        tc_real ww = bw.x * bw.x + bw.y * bw.y + bw.z * bw.z;
-        for (int q = 0; q < 3; ++q) { // the triangle takes the opposite impulse and its share of the push
-            tc_real wq = tc_v3_get(bw, q), share = B->inv_m[tv[q]] * wq / (other.inv_m > 0 ? other.inv_m : 1);
-            B->v[tv[q]] = tc_v3_madd(B->v[tv[q]], -wq * B->inv_m[tv[q]], J);
-            B->x[tv[q]] = tc_v3_madd(B->x[tv[q]], -moved_b * share * wq / (ww > 0 ? ww : 1) * ww, n);
-        }
+        contact_side other = surface_point(B, t, ct->bary);
+        tc_vec3 J;
+        tc_real jn = project(&A->x[i], &A->v[i], A->inv_m[i], other, n, 0, mu, &J);
+        for (int q = 0; q < 3; ++q) B->v[tv[q]] = tc_v3_madd(B->v[tv[q]], -tc_v3_get(ct->bary, q) * B->inv_m[tv[q]], J);
         if (!record) continue;
         tc_vec3 ft = tc_v3_scale(tc_v3_madd(J, -tc_v3_dot(J, n), n), 1 / h); // the tangential part only
-        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), t, i, A->x[i], n, -depth, jn / h, ft, 0};
+        tc_contact c = {tc_world_slot_id(w, B->slot), tc_world_slot_id(w, A->slot), t, i, A->x[i], n, -ct->depth, jn / h, ft, 0};
         tc_world_add_contact(w, &c);
     }
 }
@@ -271,6 +326,7 @@ static bool find_inside(pair_work* pw, const tc_springs_body* A, const tc_spring
         if (tc_aabb_overlap(tri_box(B, t), region)) tc_array_push(&pw->tris, t);
     intersect(pw, A, B, region);
     flood(pw, A);
+    confirm_inside(pw, A, B);
     return true;
 }
 
@@ -286,6 +342,8 @@ int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, i
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_free(pw.mark, (size_t)pw.mark_count);
+    tc_springs_winding_free(&pw.winding);
+    tc_array_free(&pw.contacts), tc_array_free(&pw.b_buffer);
     return n;
 }
 
@@ -300,12 +358,15 @@ void tc_springs_collide(tc_world* w, tc_real h) {
             tc_springs_body *a = &s->bodies.data[i], *b = &s->bodies.data[j];
             if (!tc_aabb_overlap(a->aabb, b->aabb)) continue;
             one_way(w, &pw, a, b, h, record);
+            tc_springs_update_aabb(a), tc_springs_update_aabb(b); // the first direction moved vertices of both
             one_way(w, &pw, b, a, h, record);
         }
     for (int i = 0; i < s->bodies.count; ++i) against_static(w, &s->bodies.data[i], h, record);
     tc_array_free(&pw.grid.start), tc_array_free(&pw.grid.items), tc_array_free(&pw.grid.stamp);
     tc_array_free(&pw.tris), tc_array_free(&pw.cut_edges), tc_array_free(&pw.inside), tc_array_free(&pw.queue);
     tc_free(pw.mark, (size_t)pw.mark_count);
+    tc_springs_winding_free(&pw.winding);
+    tc_array_free(&pw.contacts), tc_array_free(&pw.b_buffer);
 }
 
 void tc_springs_project_static(tc_world* w, tc_springs_body* b, tc_real h) {
