@@ -969,6 +969,15 @@ static tc_vec3 grid_centroid(const tc_vec3* pts, const tc_point_grid* grid, int 
     return centroid;
 }
 
+// d into best[0..*n), the k smallest squared distances so far in increasing order.
+static void knn_insert(tc_real* best, int* n, int k, tc_real d) {
+    int pos = *n < k ? (*n)++ : k;
+    if (pos == k && d >= best[k - 1]) return;
+    if (pos == k) pos = k - 1;
+    while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
+    best[pos] = d;
+}
+
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k) {
     enum { KMAX = 16, LISTED = 64 };
     tc_real best[KMAX];
@@ -996,11 +1005,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         if (j == i || d > r2) continue;
                         if (listed < LISTED) list[listed] = j, list_d[listed] = d;
                         listed++;
-                        int pos = n < k ? n++ : k;
-                        if (pos == k && d >= best[k - 1]) continue;
-                        if (pos == k) pos = k - 1;
-                        while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
-                        best[pos] = d;
+                        knn_insert(best, &n, k, d);
                     }
                 }
         if (n >= k || n >= count - 1) break;
@@ -1128,14 +1133,7 @@ tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_gr
     for (;; r *= 2) {
         listed = sample_grid_walk(s, pts, i, r);
         n = 0;
-        for (int q = 0; q < listed; ++q) {
-            tc_real d = s->list_d[q];
-            int pos = n < k ? n++ : k;
-            if (pos == k && d >= best[k - 1]) continue;
-            if (pos == k) pos = k - 1;
-            while (pos > 0 && best[pos - 1] > d) { best[pos] = best[pos - 1]; pos--; }
-            best[pos] = d;
-        }
+        for (int q = 0; q < listed; ++q) knn_insert(best, &n, k, s->list_d[q]);
         if (n >= k || n >= count - 1) break;
     }
     if (n == 0) return 0;
