@@ -709,9 +709,12 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
 // the 36 entries compiled to a `rep stos`, slow to start, in every fit.)
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     tc_real L[6][6], inv[6];
+#pragma GCC unroll 6
     for (int i = 0; i < 6; ++i)
+#pragma GCC unroll 6
         for (int j = 0; j <= i; ++j) {
             tc_real sum = M[i][j];
+#pragma GCC unroll 6
             for (int k = 0; k < j; ++k) sum -= L[i][k] * L[j][k];
             if (i == j) {
                 if (!(sum > 1e-14 * M[0][0])) return false;
@@ -721,13 +724,17 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
                 L[i][j] = sum * inv[j];
         }
     tc_real y[6];
+#pragma GCC unroll 6
     for (int i = 0; i < 6; ++i) {
         y[i] = r[i];
+#pragma GCC unroll 6
         for (int k = 0; k < i; ++k) y[i] -= L[i][k] * y[k];
         y[i] *= inv[i];
     }
+#pragma GCC unroll 6
     for (int i = 5; i >= 0; --i) {
         c[i] = y[i];
+#pragma GCC unroll 6
         for (int k = i + 1; k < 6; ++k) c[i] -= L[k][i] * c[k];
         c[i] *= inv[i];
     }
@@ -839,13 +846,6 @@ static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surf
         for (int i = 0; i < 6; ++i) fit->c[i] = 0;
     fit->f = tc_surfel_fit_value(fit, x);
     return true;
-}
-
-tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
-    tc_vec3 e = tc_v3_sub(y, fit->a);
-    tc_real u = tc_v3_dot(e, fit->t1) * fit->inv_h, v = tc_v3_dot(e, fit->t2) * fit->inv_h;
-    const tc_real* c = fit->c;
-    return tc_v3_dot(e, fit->n) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
 }
 
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
