@@ -423,10 +423,15 @@ static inline tc_real floor_fast(tc_real v) {
 // made once; a fit at a point x of that cell filters it by |s - x| <= 2h. Every surfel within 2h
 // of x is in the list (the box holds x, with a margin for rounding), and the filter keeps the
 // list's order, which is the walk's: the same neighbours in the same order, the same bits.
+// Fits far off the surface (fewer than 8 surfels within 2h) take the surfels within the reach
+// 3h: from a second tile of the cell, its reach tile (the surfels within 3h of the box). At 40 mm
+// on the bench most fits are such (seeds deep in the other body; ~2.6 per reach tile): from
+// the grid walk they cost 23% of the hook.
 // The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
 // blocks) until it is rebuilt or they are dropped, or until TILE_MAX of them are made (then
-// all are dropped). The blocks stay allocated (reused after a drop): ~7 KB per list, so a
-// surface queried all over holds ~3 MB (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+// all are dropped; 384 were refilled several times at 40 mm). The blocks stay allocated
+// (reused after a drop): ~7 KB per list (~20 KB a reach tile), a few MB for a surface queried
+// all over (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
 enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
@@ -582,11 +587,11 @@ static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 // Lists the surfels within the cut-off (2h) of cell c (= cx, cy, cz) in grid order as hash entry e's list,
 // written in place in a block (arrays with room for every scanned surfel; only the kept ones'
 // entries are touched); false when out of memory or the cells are far smaller than 2h.
-static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int cell) {
+static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int key, tc_real radius) {
     const tc_point_grid* grid = &S->grid;
     // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
     // cell by rounding, and |s - x| <= 2h is tested in floating point.
-    tc_real slack = 1e-6 * grid->cell, r = TC_SURFEL_CUTOFF * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
+    tc_real slack = 1e-6 * grid->cell, r = radius * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
     tc_real blo[3], bhi[3];
     int lo[3], hi[3];
     for (int k = 0; k < 3; ++k) {
@@ -634,7 +639,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
         n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
     for (int k = 0; k < 6; ++k)
         for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (2h)^2
-    tc->cell[e] = cell;
+    tc->cell[e] = key;
     tc->at[e] = d;
     tc->count[e] = n;
     tc->stride[e] = stride;
@@ -642,8 +647,10 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     return true;
 }
 
-// The tile of x's cell (made if not kept); false where x is outside the grid or memory ran out.
-static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
+// The tile of x's cell (made if not kept): the surfels within the cut-off 2h of the cell, or
+// within the reach 3h (`reach`, for the fits far off the surface); false where x is outside
+// the grid or memory ran out.
+static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view* view) {
     const tc_point_grid* grid = &S->grid;
     if (!grid->start || !S->soa) return false;
     int c[3];
@@ -652,7 +659,7 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
         if (!(v >= 0 && v < grid->dims[k])) return false;
         c[k] = (int)v;
     }
-    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0];
+    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0], key = reach ? grid->cell_count + cell : cell;
     tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
     if (!mut->tiles) {
         mut->tiles = tc_alloc(sizeof *mut->tiles);
@@ -661,14 +668,14 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
         tiles_clear(mut->tiles);
     }
     struct tc_surfel_tiles* tc = mut->tiles;
-    int e = (int)(((uint32_t)cell * 2654435761u) >> 21) & (TILE_HASH - 1);
-    while (tc->cell[e] >= 0 && tc->cell[e] != cell) e = (e + 1) & (TILE_HASH - 1);
-    if (tc->cell[e] != cell) {
+    int e = (int)(((uint32_t)key * 2654435761u) >> 21) & (TILE_HASH - 1);
+    while (tc->cell[e] >= 0 && tc->cell[e] != key) e = (e + 1) & (TILE_HASH - 1);
+    if (tc->cell[e] != key) {
         if (tc->tiles >= TILE_MAX) { // full: start over (a surface queried all over without a rebuild)
             tiles_clear(tc);
-            return tile_of(S, x, view);
+            return tile_of(S, x, reach, view);
         }
-        if (!tile_fill(S, tc, c, e, cell)) return false;
+        if (!tile_fill(S, tc, c, e, key, (reach ? TC_SURFEL_REACH : TC_SURFEL_CUTOFF) * S->h)) return false;
     }
     view->d = tc->at[e];
     view->count = tc->count[e];
@@ -676,23 +683,33 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
     return true;
 }
 
-// The surfels within the cut-off 2h of x into g (as gather_from_grid), from x's tile where
-// there is one; fewer than GATHER_WIDEN there (x far off the surface): those within the reach 3h.
-static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    tile_view t;
-    if (!tile_of(S, x, &t)) {
-        gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, g);
-        if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
-        return;
-    }
-    tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
+// The surfels of tile t within r of x into g, in the tile's order (as gather_from_grid).
+static void tile_filter(tile_view t, tc_vec3 x, tc_real r, gather* g) {
+    tc_real cut2 = r * r;
 #ifdef TILE_AVX2
     if (tile_has_avx2()) g->count = tile_filter_avx2(t, x, cut2, g);
     else
 #endif
         g->count = tile_filter_scalar(t, x, cut2, g, 0, 0);
     gather_pad(g);
-    if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
+}
+
+// The surfels within the cut-off 2h of x into g (as gather_from_grid), from x's tile where
+// there is one; fewer than GATHER_WIDEN there (x far off the surface): those within the reach 3h.
+static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    tile_view t;
+    if (!tile_of(S, x, false, &t)) {
+        gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, g);
+        if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
+        return;
+    }
+    if (t.count >= GATHER_WIDEN) { // (else no point of the cell has enough surfels within 2h)
+        tile_filter(t, x, TC_SURFEL_CUTOFF * S->h, g);
+        if (g->count >= GATHER_WIDEN) return;
+    }
+    // Far off the surface: the reach, from the cell's reach tile.
+    if (tile_of(S, x, true, &t)) tile_filter(t, x, TC_SURFEL_REACH * S->h, g);
+    else gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
 }
 
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
