@@ -557,23 +557,37 @@ __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surfac
     return n;
 }
 
+// One group of 4 list entries (from entry q) filtered into g at n; returns the new count. The
+// outputs addressed from one byte pointer into g (fixed offsets between its arrays): gcc kept
+// six array pointers on the stack and reloaded them in every group otherwise.
+__attribute__((target("avx2"), always_inline)) static inline int filter_group(const tc_real* X, size_t stride, int q, __m256d px,
+                                                                             __m256d py, __m256d pz, __m256d c2, gather* g, int n) {
+    const tc_real* P = X + q;
+    __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(P), px), ey = _mm256_sub_pd(_mm256_loadu_pd(P + stride), py);
+    __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(P + 2 * stride), pz);
+    __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+    int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+    __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+    char* o = (char*)g + offsetof(gather, ex) + (size_t)n * sizeof(tc_real);
+    enum { A = GATHER_STRIDE * sizeof(tc_real) }; // (ex ey ez nx ny nz follow one another in gather)
+    compact_store((tc_real*)o, ex, perm), compact_store((tc_real*)(o + A), ey, perm), compact_store((tc_real*)(o + 2 * A), ez, perm);
+    compact_store((tc_real*)(o + 3 * A), _mm256_loadu_pd(P + 3 * stride), perm);
+    compact_store((tc_real*)(o + 4 * A), _mm256_loadu_pd(P + 4 * stride), perm);
+    compact_store((tc_real*)(o + 5 * A), _mm256_loadu_pd(P + 5 * stride), perm);
+    return n + __builtin_popcount((unsigned)m);
+}
+
 // tile_filter_scalar 4 surfels at a time: the same differences and squared distances (no FMA),
 // the kept ones stored in order by a permutation (4 entries written, the next count kept).
 __attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3 x, tc_real cut2, gather* g) {
-    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
     __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
+    size_t stride = (size_t)t.stride;
     int n = 0, q = 0;
-    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) {
-        __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + q), py);
-        __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + q), pz);
-        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
-        int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-        __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
-        compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
-        compact_store(g->nx + n, _mm256_loadu_pd(NX + q), perm), compact_store(g->ny + n, _mm256_loadu_pd(NY + q), perm);
-        compact_store(g->nz + n, _mm256_loadu_pd(NZ + q), perm);
-        n += __builtin_popcount((unsigned)m);
-    }
+    // A list of at most GATHER_MAX entries cannot fill the gather: no room check per group (the
+    // 4 entries written at n <= q < GATHER_MAX fit: the arrays have room past GATHER_MAX).
+    if (t.count <= GATHER_MAX)
+        for (; q < t.count; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
+    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
     // Near GATHER_MAX: one by one. The upper halves of the vector registers are cleared first:
     // gcc compiled this call as a jump without its vzeroupper, and legacy SSE code run with them
     // dirty pays a transition on every instruction (the whole hook ran ~8% slower).
