@@ -712,7 +712,9 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view
     if (!grid->start || !S->soa) return false;
     int c[3];
     for (int k = 0; k < 3; ++k) {
-        tc_real v = floor_fast((tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell);
+        // The cell floor(v) when inside the grid: floor(v) >= 0 iff v >= 0, floor(v) < n iff
+        // v < n, and the cast truncates a v >= 0 to its floor (no floor_fast; also rejects NaN).
+        tc_real v = (tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell;
         if (!(v >= 0 && v < grid->dims[k])) return false;
         c[k] = (int)v;
     }
