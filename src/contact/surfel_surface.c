@@ -441,7 +441,7 @@ static inline tc_real floor_fast(tc_real v) {
 // all are dropped; 384 were refilled several times at 40 mm). The blocks stay allocated
 // (reused after a drop): ~7 KB per list (~20 KB a reach tile), a few MB for a surface queried
 // all over (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
-enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
+enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
 /// least LANES) padded far away from every query point.
@@ -457,6 +457,10 @@ struct tc_surfel_tiles {
     size_t block_cap[TILE_BLOCKS];
     int blocks, cur;          ///< blocks allocated, the one being filled
     size_t used;              ///< reals used in block cur
+    /// The x half-width (cells; -1: none) of each row d_z, d_y cells from a tile's cell, for the
+    /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
+    tc_real half_cs[2], half_r2[2];
+    signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
 };
 
 static void tiles_clear(struct tc_surfel_tiles* c) {
@@ -639,7 +643,8 @@ static void gather_weights(const tc_surfel_surface* S, gather* g) {
 // Lists the surfels within the cut-off (2h) of cell c (= cx, cy, cz) in grid order as hash entry e's list,
 // written in place in a block (arrays with room for every scanned surfel; only the kept ones'
 // entries are touched); false when out of memory or the cells are far smaller than 2h.
-static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int key, tc_real radius) {
+static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int key, bool reach) {
+    tc_real radius = (reach ? TC_SURFEL_REACH : TC_SURFEL_CUTOFF) * S->h;
     const tc_point_grid* grid = &S->grid;
     // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
     // cell by rounding, and |s - x| <= 2h is tested in floating point.
@@ -657,33 +662,31 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
     // rounding) come within r of the box, and along each row the cells within reach: gap2[d]
     // is the squared gap between the box and a cell d cells away, (d - 1) cells less 2 slack.
-    enum { MAX_REACH = 8, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
+    enum { MAX_REACH = TILE_REACH_CELLS, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
     int run[MAX_ROWS][2], rows = 0, most = 0;
-    tc_real gap2[MAX_REACH + 1];
     for (int k = 0; k < 3; ++k)
         if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return false; // (cells far smaller than 2h: the plain gather)
-    for (int d = 0; d <= MAX_REACH; ++d) {
-        tc_real gap = (d - 1) * cs - 2 * slack;
-        gap2[d] = gap > 0 ? gap * gap : 0;
-    }
-    // The half-width along x of each row d_z, d_y cells from c (-1: none), once per distance
-    // pair (9 or 16 of them) rather than per row (25 or 49). The search starts at the widest
-    // range D (the cells beyond are clamped away anyway; gap2 grows with d).
-    int D = 1;
-    for (int k = 0; k < 3; ++k) {
-        if (c[k] - lo[k] > D) D = c[k] - lo[k];
-        if (hi[k] - c[k] > D) D = hi[k] - c[k];
-    }
-    signed char half[MAX_REACH + 1][MAX_REACH + 1];
-    for (int dz = 0; dz <= D; ++dz) {
-        tc_real rest_z = r2 - gap2[dz];
-        for (int dy = 0; dy <= D; ++dy) {
-            tc_real rest = rest_z - gap2[dy];
-            int k = D;
-            while (k > 1 && gap2[k] > rest) --k;
-            half[dz][dy] = (signed char)(rest < 0 ? -1 : k);
+    // The half-width along x of the rows d_z, d_y cells from c (-1: none), from the table kept
+    // for this cell size and radius (made anew when they change: a rebuild with another h).
+    int which = reach ? 1 : 0;
+    if (!(tc->half_cs[which] == cs && tc->half_r2[which] == r2)) {
+        tc_real gap2[MAX_REACH + 1];
+        for (int d = 0; d <= MAX_REACH; ++d) {
+            tc_real gap = (d - 1) * cs - 2 * slack;
+            gap2[d] = gap > 0 ? gap * gap : 0;
         }
+        for (int dz = 0; dz <= MAX_REACH; ++dz) {
+            tc_real rest_z = r2 - gap2[dz];
+            for (int dy = 0; dy <= MAX_REACH; ++dy) {
+                tc_real rest = rest_z - gap2[dy];
+                int k = MAX_REACH;
+                while (k > 1 && gap2[k] > rest) --k;
+                tc->half[which][dz][dy] = (signed char)(rest < 0 ? -1 : k);
+            }
+        }
+        tc->half_cs[which] = cs, tc->half_r2[which] = r2;
     }
+    signed char (*half)[MAX_REACH + 1] = tc->half[which];
     for (int cz = lo[2]; cz <= hi[2]; ++cz) {
         const signed char* half_z = half[cz < c[2] ? c[2] - cz : cz - c[2]];
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
@@ -737,6 +740,7 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view
         // (Not zeroed as a whole, 40 KB: an entry's list is only read once its cell is set,
         // a block only below `blocks`.)
         mut->tiles->blocks = 0;
+        mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
         tiles_clear(mut->tiles);
     }
     struct tc_surfel_tiles* tc = mut->tiles;
@@ -747,7 +751,7 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view
             tiles_clear(tc);
             return tile_of(S, x, reach, view);
         }
-        if (!tile_fill(S, tc, c, e, key, (reach ? TC_SURFEL_REACH : TC_SURFEL_CUTOFF) * S->h)) return false;
+        if (!tile_fill(S, tc, c, e, key, reach)) return false;
     }
     view->d = tc->at[e];
     view->count = tc->count[e];
