@@ -601,6 +601,7 @@ __attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3
     if (t.count <= GATHER_MAX)
         for (; q < t.count; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
     for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
+    if (q >= t.count) return n; // (the usual case: no call)
     // Near GATHER_MAX: one by one. The upper halves of the vector registers are cleared first:
     // gcc compiled this call as a jump without its vzeroupper, and legacy SSE code run with them
     // dirty pays a transition on every instruction (the whole hook ran ~8% slower).
