@@ -794,14 +794,22 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
     const tc_point_grid* grid = &S->grid;
     tc_real r = TC_SURFEL_REACH * S->h, cut2 = r * r;
     if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
-    // Nearest cells first would find a surfel sooner, but rows in order keep it simple and
-    // the first rows near the middle of the ball usually hold one.
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+    // The rows from the middle of the ball out (z and y alternating about the middle row: a
+    // surfel within r is usually found in the first few; in grid order the corner rows, far
+    // from x, were scanned first). The answer does not depend on the order.
+    int mid[2];
+    for (int k = 0; k < 2; ++k) mid[k] = (lo[k + 1] + hi[k + 1]) / 2;
+    for (int iz = 0; iz <= 2 * (hi[2] - lo[2]); ++iz) {
+        int cz = mid[1] + (iz & 1 ? -(iz + 1) / 2 : iz / 2);
+        if (cz < lo[2] || cz > hi[2]) continue;
+        for (int iy = 0; iy <= 2 * (hi[1] - lo[1]); ++iy) {
+            int cy = mid[0] + (iy & 1 ? -(iy + 1) / 2 : iy / 2);
+            if (cy < lo[1] || cy > hi[1]) continue;
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t)
                 if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) return true;
         }
+    }
     return false;
 }
 
