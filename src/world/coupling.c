@@ -33,7 +33,34 @@ static tc_real damping_rate(const tc_world* w, bool explicit_penalty, tc_real h)
     return explicit_penalty ? fmax(0, fmin(c, 2 * omega - omega * omega * h)) : c;
 }
 
+// Samples of a against immovable b when a integrates such contacts itself: those inside b and
+// those close enough to reach it within the sub-step (the kind's stiff contact must meet them
+// before they are deep).
+static void samples_against_static(tc_world* w, pair_side a, pair_side b, tc_real h, bool record, tc_real mu) {
+    int n = a.ops->surface_point_count(w, a.index);
+    tc_aabb box_b = b.ops->body_aabb(w, b.index);
+    for (int k = 0; k < n; ++k) {
+        tc_vec3 p, v, normal;
+        tc_real m;
+        a.ops->surface_point(w, a.index, k, &p, &v, &m);
+        tc_real reach = h * tc_v3_len(v);
+        if (!tc_aabb_contains_point(tc_aabb_inflate(box_b, reach), p)) continue;
+        tc_real d = b.ops->signed_distance(w, b.index, p, &normal);
+        if (d >= 0 && d >= -h * tc_v3_dot(v, normal)) continue;
+        tc_real fn = a.ops->static_contact(w, a.index, k, normal, d, mu, h);
+        if (!record || d >= 0) continue;
+        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, tc_v3_zero(), 0};
+        tc_world_add_contact(w, &c);
+    }
+}
+
 static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bool record) {
+    if (a.ops->static_contact && w->slots.data[b.slot].kind == TC_BODY_STATIC) {
+        tc_material ma = a.ops->material ? a.ops->material(w, a.index) : (tc_material){0.6, 0};
+        tc_material mb = b.ops->material ? b.ops->material(w, b.index) : (tc_material){0.6, 0};
+        samples_against_static(w, a, b, h, record, sqrt(ma.friction * mb.friction));
+        return;
+    }
     int n = a.ops->surface_point_count(w, a.index);
     tc_aabb box_b = b.ops->body_aabb(w, b.index);
     tc_material ma = a.ops->material ? a.ops->material(w, a.index) : (tc_material){0.6, 0};

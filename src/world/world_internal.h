@@ -59,6 +59,11 @@ typedef struct tc_kind_ops {
     tc_vec3 (*velocity_at)(const tc_world* w, int index, int k, tc_vec3 p);
     /// Adds force f (N) at world point p (k = surface sample receiving it, or -1 for "at p").
     void (*apply_point_force)(tc_world* w, int index, int k, tc_vec3 p, tc_vec3 f);
+    /// Optional: surface sample k touches immovable geometry, or may within this sub-step of h
+    /// s: the plane with outward normal n at signed distance d (m, < 0 inside), friction mu.
+    /// The kind integrates the contact itself within its own steps (stiffer than a force held
+    /// over the sub-step) and returns the normal force (N) it exerts now, for the records.
+    tc_real (*static_contact)(tc_world* w, int index, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h);
     /// Effective mass (kg) a contact at sample k / point p sees; 0 = immovable.
     tc_real (*contact_mass)(const tc_world* w, int index, int k);
     /// Surface material of the body (friction, restitution).

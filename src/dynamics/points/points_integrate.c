@@ -1,6 +1,7 @@
 // Point body dynamics: surfel update (§7.5), explicit integration with a stability-bounded
 // sub-step, damping, plasticity (§7.4), force distribution and fracture (§7.6).
 #include <stdio.h>
+#include <string.h>
 #include "dynamics/points/points.h"
 #include "math/eigen.h"
 
@@ -80,17 +81,29 @@ static tc_real stiffening_factor(const tc_points_body* b) {
     return sqrt(fmax(1, (3 * s2 - 1) / 2)) * sqrt(fmax(1, degraded)) * 1.2;
 }
 
+// Steps within h: the elastic stability bound, and, with static contacts, w dt <= 0.5 at the
+// world's penalty frequency at least (tc_points_static_contact_gains).
+static int internal_steps(const tc_points_body* b, tc_real h) {
+    int steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
+    for (int i = 0; i < b->static_contacts.count; ++i) steps = (int)fmax(steps, ceil(h * b->static_contacts.data[i].omega / 0.5));
+    return steps < 1 ? 1 : steps;
+}
+
+tc_real tc_points_internal_dt(const tc_points_body* b, tc_real h) { return h / internal_steps(b, h); }
+
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
     tc_points_compute_gradients(b);
-    int steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
-    if (steps < 1) steps = 1;
+    int steps = internal_steps(b, h), contacts = b->static_contacts.count;
     tc_real dt = h / steps;
     tc_vec3* f = tc_alloc((size_t)b->np * sizeof(tc_vec3));
+    tc_vec3* x_start = contacts > 0 ? tc_alloc((size_t)b->np * sizeof(tc_vec3)) : NULL;
+    if (x_start) memcpy(x_start, b->x, (size_t)b->np * sizeof(tc_vec3));
     for (int s = 0; s < steps; ++s) {
         for (int i = 0; i < b->np; ++i) f[i] = tc_v3_madd(b->f_ext[i], b->m[i], gravity);
         tc_points_compute_gradients(b);
         tc_points_elastic_forces(b, f);
         pair_damping(b, f);
+        if (x_start) tc_points_static_contacts_apply(b, x_start, dt, f);
         for (int i = 0; i < b->np; ++i) {
             if (b->pinned[i]) { b->v[i] = tc_v3_zero(); continue; }
             b->v[i] = tc_v3_madd(b->v[i], dt / b->m[i], f[i]);
@@ -98,6 +111,8 @@ void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
         }
     }
     tc_free(f, (size_t)b->np * sizeof(tc_vec3));
+    if (x_start) tc_free(x_start, (size_t)b->np * sizeof(tc_vec3));
+    tc_array_clear(&b->static_contacts); // registered again by the next sub-step's coupling
     tc_points_update_surfels(b);
 }
 
@@ -431,7 +446,10 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     c->operator_norm = tc_points_operator_norm(c);
     c->rest_operator_norm = b->rest_operator_norm; // the parent's rest state is the reference
     tc_free(map, (size_t)b->np * sizeof(int));
-    tc_points_build_surfel_weights(c);
+    if (!tc_points_build_surfel_weights(c) || !tc_points_build_surfel_masses(c)) {
+        tc_points_body_free(c);
+        return NULL;
+    }
     tc_points_update_surfels(c);
     return c;
 }
