@@ -77,9 +77,9 @@ static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
     tc_points_distribute_force(b, p, f);
 }
 
-static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h) {
+static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
     tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio, w->def.contact_push_max_velocity};
-    return tc_points_add_static_contact(body(w, i), &c, h);
+    return tc_points_add_static_contact(body(w, i), &c, h, friction);
 }
 
 static tc_real contact_mass(const tc_world* w, int i, int k) {
