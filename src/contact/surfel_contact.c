@@ -672,6 +672,15 @@ static bool within_phyxels(const tc_points_body* b, tc_vec3 x) {
     return false;
 }
 
+// b's surfel nearest to x (tc_point_grid_nearest_from on b->s), read from the surface's copies
+// in grid order when they are b's current surfels.
+static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_real max_r) {
+    const tc_surfel_surface* S = &b->surface;
+    if (S->cs && S->s == b->s && S->grid.item_count == b->ns && S->sorted_count >= b->ns)
+        return tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r);
+    return tc_point_grid_nearest_from(&S->grid, b->s, x, r0, max_r);
+}
+
 // Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
 // nearest surfel p (within DEEP_REACH h), which the model below stands for: the plane through
 // p facing away from x, f = -|p - x| at x (its projection is p). *nearest = -1 when none.
@@ -685,7 +694,7 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, tc_surfel
         tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
         if (r < r_max) r0 = r_max = r;
     }
-    int p = tc_point_grid_nearest_from(&b->surface.grid, b->s, x, r0, r_max);
+    int p = nearest_surfel(b, x, r0, r_max);
     if (p < 0) { model->f = 1e300; return true; }
     *hint = p;
     tc_vec3 d = tc_v3_sub(b->s[p], x);
@@ -1181,8 +1190,8 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
     bool hints = c->surface_dist_a.count == c->points.count && c->surface_dist_b.count == c->points.count;
     for (int i = 0; i < c->points.count; ++i) {
         tc_vec3 x = c->points.data[i], n = c->normals.data[i];
-        int sa = tc_point_grid_nearest_from(&A->surface.grid, A->s, x, nearest_start(A, hints ? c->surface_dist_a.data[i] : 0), reach);
-        int sb = tc_point_grid_nearest_from(&B->surface.grid, B->s, x, nearest_start(B, hints ? c->surface_dist_b.data[i] : 0), reach);
+        int sa = nearest_surfel(A, x, nearest_start(A, hints ? c->surface_dist_a.data[i] : 0), reach);
+        int sb = nearest_surfel(B, x, nearest_start(B, hints ? c->surface_dist_b.data[i] : 0), reach);
         tc_vec3 f = tc_v3_zero();
         tc_real depth = 0;
         if (sa >= 0 && sb >= 0) {

@@ -34,6 +34,9 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 /// doubling up to max_r: an r0 just beyond the expected distance (or, for points known to be
 /// far from every point, that distance) saves the empty smaller balls.
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r);
+/// tc_point_grid_nearest_from (the same answer) on sorted[t] = p[g->items[t]], the points
+/// copied in grid order (as tc_surfel_surface's cs): no indirection per scanned point.
+int tc_point_grid_nearest_sorted(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r);
 /// True when a point lies closer than r to x (tc_point_grid_nearest(g, p, x, r) >= 0, stopping
 /// at the first one found).
 bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r);
