@@ -137,8 +137,7 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 }
 
 // tc_point_grid_nearest_from on p[items[t]] or, when sorted is not NULL, on sorted[t] (the
-// points copied in grid order: one stream, no indirection). (Skipping the rows whose slab lies
-// beyond the best distance so far scanned a fifth fewer points but cost more than it saved.)
+// points copied in grid order: one stream, no indirection).
 static inline int nearest_walk(const tc_point_grid* g, const tc_vec3* p, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r) {
     if (!(r0 > 0)) r0 = 0.5 * g->cell;
     for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
@@ -161,6 +160,43 @@ static inline int nearest_walk(const tc_point_grid* g, const tc_vec3* p, const t
     }
 }
 
+// Lower bound on the distance along one axis from v to the points binned in slab c (origin o,
+// cell w, inverse iw): the distance to [o + c w, o + (c + 1) w] less 1e-6 w, far beyond the
+// rounding with which a point may sit outside its cell's slab (0 inside).
+static tc_real slab_dist(tc_real v, tc_real o, int c, tc_real w) {
+    tc_real a = o + c * w, d = v < a ? a - v : (v > a + w ? v - a - w : 0);
+    return d > 1e-6 * w ? d - 1e-6 * w : 0;
+}
+
+// nearest_walk on sorted points for one large ball (r0 = max_r), each row cut to the cells
+// that can hold a point within the best distance found so far: rows whose slab lies beyond it
+// are skipped, the others clipped to the chord (widened by 1e-6 cell against rounding). A point
+// at the best distance is never cut, so ties still go to the least index.
+static int nearest_clipped(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r) {
+    int lo[3], hi[3], best = -1;
+    tc_real best_d2 = r * r, cell = g->cell;
+    if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        tc_real dz = slab_dist(x.z, g->origin.z, cz, cell);
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            if (g->start[row + lo[0]] == g->start[row + hi[0] + 1]) continue; // most rows of a surface's grid are empty
+            tc_real dy = slab_dist(x.y, g->origin.y, cy, cell), rest = best_d2 - dy * dy - dz * dz;
+            if (rest < 0) continue;
+            tc_real chord = sqrt(rest), a = (x.x - chord - g->origin.x) * g->inv_cell - 1e-6, b = (x.x + chord - g->origin.x) * g->inv_cell + 1e-6;
+            int c0 = a > lo[0] ? (int)a : lo[0], c1 = b < hi[0] ? (int)b : hi[0];
+            for (int t = g->start[row + c0], end = g->start[row + c1 + 1]; t < end; ++t) {
+                tc_real d2 = tc_v3_len2(tc_v3_sub(sorted[t], x));
+                if (d2 <= best_d2 && (d2 < best_d2 || (best >= 0 && g->items[t] < best))) {
+                    best_d2 = d2;
+                    best = g->items[t];
+                }
+            }
+        }
+    }
+    return best;
+}
+
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
     // Grow the search ball ring by ring so the common case touches few cells; each row of
     // cells is one contiguous run of items. The first ball holding a point holds the nearest
@@ -169,6 +205,7 @@ int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3
 }
 
 int tc_point_grid_nearest_sorted(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r) {
+    if (r0 >= max_r) return nearest_clipped(g, sorted, x, max_r); // one large ball: clip its rows
     return nearest_walk(g, NULL, sorted, x, r0, max_r);
 }
 
