@@ -663,17 +663,53 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
+// The phyxel balls of a body for the deep-inside test: a grid over the phyxels (cells of the
+// largest radius, built at the first test), and the ball that held the previous candidate.
+typedef struct phyxel_balls {
+    tc_point_grid grid;
+    tc_real rmax;  ///< largest phyxel radius
+    bool built;    ///< grid and rmax set (else every phyxel is tested)
+    bool tried;    ///< the build was attempted
+    int hint;      ///< the phyxel whose ball held the previous candidate, -1 none
+} phyxel_balls;
+
+static void phyxel_balls_build(const tc_points_body* b, phyxel_balls* p) {
+    p->tried = true;
+    p->rmax = 0;
+    for (int i = 0; i < b->np; ++i) p->rmax = b->rbar[i] > p->rmax ? b->rbar[i] : p->rmax;
+    p->built = p->rmax > 0 && p->rmax < 1e300 && tc_point_grid_build(&p->grid, b->x, b->np, p->rmax);
+}
+
 // A point more than 3h from every surfel of b (beyond the MLS surface's reach) is deep inside
 // b when it is within a phyxel radius of one of b's phyxels and behind b's nearest surfel p
-// (eq. 2 with p for the projection: the phyxels' balls stick out of the surface). hint: the
-// phyxel that held the previous deep candidate (-1 none), tested first: consecutive candidates
-// are neighbours, mostly in the same ball (the answer is the same whichever ball holds x).
-static bool within_phyxels(const tc_points_body* b, tc_vec3 x, int* hint) {
-    int h = *hint;
+// (eq. 2 with p for the projection: the phyxels' balls stick out of the surface). The ball of
+// the previous deep candidate is tested first (consecutive candidates are neighbours, mostly
+// in the same ball), then the phyxels within the largest radius: the answer is whether any
+// ball holds x, whichever is found.
+static bool within_phyxels(const tc_points_body* b, tc_vec3 x, phyxel_balls* balls) {
+    int h = balls->hint;
     if (h >= 0 && tc_v3_len2(tc_v3_sub(b->x[h], x)) < b->rbar[h] * b->rbar[h]) return true;
+    if (!balls->tried) phyxel_balls_build(b, balls);
+    if (balls->built) {
+        const tc_point_grid* g = &balls->grid;
+        int lo[3], hi[3];
+        if (!tc_point_grid_range(g, x, balls->rmax, lo, hi)) return false;
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * g->dims[1] + cy) * g->dims[0];
+                for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+                    int i = g->items[t];
+                    if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) {
+                        balls->hint = i;
+                        return true;
+                    }
+                }
+            }
+        return false;
+    }
     for (int i = 0; i < b->np; ++i)
         if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) {
-            *hint = i;
+            balls->hint = i;
             return true;
         }
     return false;
@@ -693,10 +729,9 @@ static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_rea
 // p facing away from x, f = -|p - x| at x (its projection is p). *nearest = -1 when none.
 // hint: a surfel of b (the previous deep candidate's nearest, or -1); the nearest is within
 // |x - hint| of x, so one search of that radius finds it (the same surfel as growing balls).
-// phyxel_hint: within_phyxels' hint.
 #define DEEP_REACH 10
-static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, int* phyxel_hint, tc_surfel_fit* model) {
-    if (!within_phyxels(b, x, phyxel_hint)) return false;
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
+    if (!within_phyxels(b, x, balls)) return false;
     tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
     if (*hint >= 0) {
         tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
@@ -738,11 +773,12 @@ typedef struct side_class {
     tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
-    int phyxel_hint;    ///< other's phyxel whose ball held the last such candidate, -1 none
+    phyxel_balls balls; ///< other's phyxel balls (for candidates beyond the MLS reach)
     int ns, cap;
 } side_class;
 
 static void side_class_free(side_class* c) {
+    tc_point_grid_free(&c->balls.grid);
     tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
     if (c->lower_at) tc_free(c->lower_at, (size_t)c->ns * sizeof(tc_real));
     if (c->cap) {
@@ -786,7 +822,7 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 // nearest surfel, or hidden without a sample when none is near) or outside.
 static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y) {
     tc_surfel_fit* fo = &c->fit[slot];
-    if (!deep_inside(other, y, &c->deep_hint, &c->phyxel_hint, fo)) return;
+    if (!deep_inside(other, y, &c->deep_hint, &c->balls, fo)) return;
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
@@ -830,7 +866,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
-    c->deep_hint = c->phyxel_hint = -1;
+    c->deep_hint = c->balls.hint = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
     for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
