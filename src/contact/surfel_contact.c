@@ -124,31 +124,38 @@ enum { FIT_BUCKETS = 4096 };
 typedef struct fit_entry { sample_fits sf; int64_t key[3]; int next; } fit_entry;
 typedef TC_ARRAY(fit_entry) fit_entry_array;
 typedef struct fit_table {
-    tc_real cell;
+    tc_real cell, inv_cell;
     int head[FIT_BUCKETS]; ///< first entry of each bucket, -1 when empty
     fit_entry_array entries;
 } fit_table;
 
 static void fit_table_init(fit_table* t, tc_real h) {
     t->cell = 0.25 * h;
+    t->inv_cell = 1 / t->cell;
     for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
     t->entries = (fit_entry_array){0};
 }
 
-// Cell coordinates of x; false when they would not fit (far or non-finite x).
+// Cell coordinates of x, floor(x / cell) taken as floor(x * inv_cell) without the libm call
+// (a cast truncates toward zero: one less below zero when it rounded up); false when they would
+// not fit (far or non-finite x). Monotone in x, as a cell range needs: a point between x - r and
+// x + r is keyed between their keys.
 static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
     for (int k = 0; k < 3; ++k) {
-        tc_real c = floor(tc_v3_get(x, k) / t->cell);
-        if (!(fabs(c) < 1e15)) return false;
-        key[k] = (int64_t)c;
+        tc_real v = tc_v3_get(x, k) * t->inv_cell;
+        if (!(fabs(v) < 1e15)) return false;
+        int64_t c = (int64_t)v;
+        key[k] = c - (v < (tc_real)c);
     }
     return true;
 }
 
-static int fit_bucket(const int64_t key[3]) {
-    uint64_t v = (uint64_t)key[0] * 0x9E3779B97F4A7C15ull ^ (uint64_t)key[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)key[2] * 0x165667B19E3779F9ull;
-    return (int)((v >> 40) & (FIT_BUCKETS - 1));
-}
+// The hash of a cell, the sum of one term per axis (hashed once per row in the walks below).
+static uint64_t hash_x(int64_t k) { return (uint64_t)k * 0x9E3779B97F4A7C15ull; }
+static uint64_t hash_y(int64_t k) { return (uint64_t)k * 0xC2B2AE3D27D4EB4Full; }
+static uint64_t hash_z(int64_t k) { return (uint64_t)k * 0x165667B19E3779F9ull; }
+static int bucket_of(uint64_t v) { return (int)((v >> 40) & (FIT_BUCKETS - 1)); }
+static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) ^ hash_y(key[1]) ^ hash_z(key[2])); }
 
 static void fit_table_add(fit_table* t, const sample_fits* sf) {
     fit_entry e = {*sf, {0, 0, 0}, -1};
@@ -167,16 +174,16 @@ static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real 
     const sample_fits* best = NULL;
     tc_real best_d = INFINITY;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
-                int64_t key[3] = {cx, cy, cz};
-                for (int i = t->head[fit_bucket(key)]; i >= 0; i = t->entries.data[i].next) {
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
+            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
+                for (int i = t->head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = t->entries.data[i].next) {
                     const fit_entry* e = &t->entries.data[i];
                     if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz || !fits_reach(&e->sf, x, h)) continue;
                     tc_real d = tc_v3_dist(x, e->sf.at_a);
                     if (d < best_d) { best_d = d; best = &e->sf; }
                 }
-            }
+        }
     return best;
 }
 
@@ -195,6 +202,7 @@ typedef struct cover_set {
 static void cover_init(cover_set* c, tc_real radius) {
     fit_table_init(&c->cells, 1.0); // cell = radius (fit_table_init takes h and keeps h/4)
     c->cells.cell = radius;
+    c->cells.inv_cell = 1 / radius;
     c->entries = (cover_entry_array){0};
     c->lost = false;
 }
@@ -222,14 +230,14 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     }
     tc_real r2 = r * r;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
-                int64_t key[3] = {cx, cy, cz};
-                for (int i = c->cells.head[fit_bucket(key)]; i >= 0; i = c->entries.data[i].next) {
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
+            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
+                for (int i = c->cells.head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = c->entries.data[i].next) {
                     const cover_entry* e = &c->entries.data[i];
                     if (e->key[0] == cx && e->key[1] == cy && e->key[2] == cz && tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
                 }
-            }
+        }
     return false;
 }
 
