@@ -116,7 +116,7 @@ static bool fits_reach(const sample_fits* sf, tc_vec3 x, tc_real h) {
 }
 typedef TC_ARRAY(sample_fits) fits_array;
 
-// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/4).
+// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/2).
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach h/4 of the next one's first point and serves as its first
 // model (the root is then accepted or refitted exactly as with a fresh pair).
@@ -130,7 +130,7 @@ typedef struct fit_table {
 } fit_table;
 
 static void fit_table_init(fit_table* t, tc_real h) {
-    t->cell = 0.25 * h;
+    t->cell = 0.5 * h; // twice the reach h/4: a ball of the reach meets 2 cells per axis, not 3
     t->inv_cell = 1 / t->cell;
     for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
     t->entries = (fit_entry_array){0};
@@ -169,8 +169,8 @@ static void fit_table_add(fit_table* t, const sample_fits* sf) {
 // The entry whose fits both reach x (within h/4) and whose A point is closest to it, or NULL.
 static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
     int64_t lo[3], hi[3];
-    if (!fit_cell(t, tc_v3_sub(x, tc_v3(t->cell, t->cell, t->cell)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(t->cell, t->cell, t->cell)), hi))
-        return NULL;
+    tc_real w = 0.25000025 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
+    if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return NULL;
     const sample_fits* best = NULL;
     tc_real best_d = INFINITY;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
@@ -199,10 +199,10 @@ typedef struct cover_set {
     bool lost; ///< a point fell outside the cells (far or non-finite): the set no longer decides exactly
 } cover_set;
 
-static void cover_init(cover_set* c, tc_real radius) {
-    fit_table_init(&c->cells, 1.0); // cell = radius (fit_table_init takes h and keeps h/4)
-    c->cells.cell = radius;
-    c->cells.inv_cell = 1 / radius;
+static void cover_init(cover_set* c, tc_real cell) {
+    fit_table_init(&c->cells, 1.0); // (only for the bucket heads: the cell is set below)
+    c->cells.cell = cell;
+    c->cells.inv_cell = 1 / cell;
     c->entries = (cover_entry_array){0};
     c->lost = false;
 }
@@ -219,8 +219,8 @@ static void cover_add(cover_set* c, tc_vec3 x) {
     c->cells.head[b] = c->entries.count - 1;
 }
 
-// True when a kept sample is within r (< the cell size) of x: the cells the ball meets, at
-// most 2 along each axis. (The same test as the resampling's: |p - x|^2 <= r^2.)
+// True when a kept sample is within r (at most half the cell size) of x: the cells the ball
+// meets, 2 along each axis (3 where it ends within rounding of a cell boundary). (The same test as the resampling's: |p - x|^2 <= r^2.)
 static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     int64_t lo[3], hi[3];
     tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
@@ -917,7 +917,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     fit_table table;
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
     cover_set cover;
-    cover_init(&cover, spacing > 0 ? 0.5 * spacing : 1);
+    cover_init(&cover, spacing > 0 ? spacing : 1); // cells of a spacing: the balls (radius up to half a spacing) meet 2 per axis
     // Both sides classified first: room for all seeds at once (the fit table's entries and the
     // samples' fit pairs are large: no regrowth copies). The classifications do not depend on
     // the seeding.
