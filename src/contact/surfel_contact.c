@@ -774,7 +774,8 @@ enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
 #define CLASS_BOUND_MARGIN 0.1 // of h: the steps of the 2h truncation, the widening to 3h and the 8-surfel quadratic switch
 
 typedef struct side_class {
-    int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
+    int* slot_of;       ///< per surfel of self: its candidate slot once classified (set only then)
+    uint64_t* classified; ///< one bit per surfel of self: classified (its slot_of is set)
     int count;          ///< candidates classified
     tc_real* lower;     ///< per slot: lower bound on f_other (exact f when fitted; -inf unknown)
     uint8_t* state;     ///< per slot: CLASS_*
@@ -788,6 +789,7 @@ typedef struct side_class {
 static void side_class_free(side_class* c) {
     tc_point_grid_free(&c->balls.grid);
     tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
+    tc_free(c->classified, (size_t)(c->ns + 63) / 64 * sizeof(uint64_t));
     if (c->lower_at) tc_free(c->lower_at, (size_t)c->ns * sizeof(tc_real));
     if (c->cap) {
         tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
@@ -850,6 +852,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
     int slot = c->count++;
     tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
     c->slot_of[k] = slot;
+    c->classified[k >> 6] |= (uint64_t)1 << (k & 63);
     c->state[slot] = CLASS_OUT;
     c->lower[slot] = bound;
     if (bound > CLASS_BOUND_MARGIN * h) {
@@ -876,8 +879,8 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     *c = (side_class){0};
     c->deep_hint = c->balls.hint = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
-    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
-    for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
+    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)
+    c->classified = tc_calloc((size_t)(c->ns + 63) / 64, sizeof(uint64_t));
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
     tc_aabb box = other->aabb;
@@ -933,31 +936,32 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
-        for (int k = 0; k < self->ns; ++k) {
-            int slot = cls[s].slot_of[k];
-            if (slot < 0 || cls[s].state[slot] == CLASS_OUT) continue;
-            self->surfel_colliding[k] = 1;
-            (*colliding)++;
-            if (cls[s].state[slot] == CLASS_HIDDEN) continue;
-            const tc_surfel_fit* fo = &cls[s].fit[slot];
-            tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
-            if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
-            tc_vec3 x;
-            bool ok;
-            sample_fits sf = {0};
-            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
-                ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
-                sf.valid = false;
+        for (int word = 0; word < (self->ns + 63) / 64; ++word)
+            for (uint64_t bits = cls[s].classified[word]; bits; bits &= bits - 1) { // the classified surfels in index order
+                int k = word * 64 + __builtin_ctzll(bits), slot = cls[s].slot_of[k];
+                if (cls[s].state[slot] == CLASS_OUT) continue;
+                self->surfel_colliding[k] = 1;
+                (*colliding)++;
+                if (cls[s].state[slot] == CLASS_HIDDEN) continue;
+                const tc_surfel_fit* fo = &cls[s].fit[slot];
+                tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
+                if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
+                tc_vec3 x;
+                bool ok;
+                sample_fits sf = {0};
+                if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
+                    ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
+                    sf.valid = false;
+                }
+                fit_table_add(&table, &sf);
+                if (!ok) continue;
+                if (spacing > 0) {
+                    if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
+                    cover_add(&cover, x);
+                }
+                tc_array_push(out, x);
+                if (fits) tc_array_push(fits, sf);
             }
-            fit_table_add(&table, &sf);
-            if (!ok) continue;
-            if (spacing > 0) {
-                if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
-                cover_add(&cover, x);
-            }
-            tc_array_push(out, x);
-            if (fits) tc_array_push(fits, sf);
-        }
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
     tc_array_free(&table.entries);
