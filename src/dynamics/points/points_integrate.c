@@ -152,6 +152,7 @@ typedef struct distribute_scratch {
     tc_real h;   ///< default support (twice the mean phyxel radius)
     int *first, *last; ///< per sample: its range of entries
     tc_real* lane_w;   ///< SAMPLE_LANES np entries: the weights of a group of samples (lane_weights)
+    uint64_t* lane_bits; ///< SAMPLE_LANES words entries: per lane, a bit per candidate with a positive weight
     TC_ARRAY(distribute_entry) entries; ///< (phyxel, weight / wsum) of every sample
 } distribute_scratch;
 
@@ -201,10 +202,12 @@ enum { SAMPLE_LANES = 4 };
 typedef tc_real real_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(tc_real))));
 typedef int64_t mask_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(int64_t))));
 
-TC_VECTOR_CLONES static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real* p, tc_real h2,
-                                          tc_real factor, tc_real* W, tc_real sums[SAMPLE_LANES], int inside[SAMPLE_LANES]) {
+TC_VECTOR_CLONES static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real* p, tc_real h2, tc_real factor,
+                                          tc_real* W, uint64_t* bits, tc_real sums[SAMPLE_LANES], int inside[SAMPLE_LANES]) {
     real_lanes px, py, pz, sum = {0, 0, 0, 0};
-    mask_lanes count = {0, 0, 0, 0};
+    mask_lanes count = {0, 0, 0, 0}, word = {0, 0, 0, 0};
+    real_lanes zero = {0, 0, 0, 0};
+    int words = (n + 63) / 64;
     memcpy(&px, p, sizeof px);
     memcpy(&py, p + SAMPLE_LANES, sizeof py);
     memcpy(&pz, p + 2 * SAMPLE_LANES, sizeof pz);
@@ -218,6 +221,12 @@ TC_VECTOR_CLONES static void lane_weights(const tc_vec3* x, const int* list, int
         sum += w;
         count -= (mask_lanes)(d2 < hh); // (a true comparison is all ones: -1)
         memcpy(W + SAMPLE_LANES * q, &w, sizeof w);
+        int64_t bit = (int64_t)((uint64_t)1 << (q & 63));
+        word |= (mask_lanes)(w > zero) & (mask_lanes){bit, bit, bit, bit};
+        if ((q & 63) == 63 || q == n - 1) {
+            for (int l = 0; l < SAMPLE_LANES; ++l) bits[l * words + (q >> 6)] = (uint64_t)word[l];
+            word = (mask_lanes){0, 0, 0, 0};
+        }
     }
     for (int l = 0; l < SAMPLE_LANES; ++l) {
         sums[l] = sum[l];
@@ -225,8 +234,10 @@ TC_VECTOR_CLONES static void lane_weights(const tc_vec3* x, const int* list, int
     }
 }
 #else
-static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real* p, tc_real h2, tc_real factor,
-                         tc_real* W, tc_real sums[SAMPLE_LANES], int inside[SAMPLE_LANES]) {
+static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real* p, tc_real h2, tc_real factor, tc_real* W,
+                         uint64_t* bits, tc_real sums[SAMPLE_LANES], int inside[SAMPLE_LANES]) {
+    int words = (n + 63) / 64;
+    memset(bits, 0, (size_t)(SAMPLE_LANES * words) * sizeof(uint64_t));
     for (int l = 0; l < SAMPLE_LANES; ++l) {
         tc_vec3 pl = tc_v3(p[l], p[SAMPLE_LANES + l], p[2 * SAMPLE_LANES + l]);
         tc_real sum = 0;
@@ -236,6 +247,7 @@ static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real
             sum += w;
             count += d2 < h2;
             W[SAMPLE_LANES * q + l] = w;
+            bits[l * words + (q >> 6)] |= (uint64_t)(w > 0) << (q & 63);
         }
         sums[l] = sum;
         inside[l] = count;
@@ -299,17 +311,16 @@ static bool record_lane(const tc_points_body* b, distribute_scratch* w, const in
     }
     if (!(wsum > 0)) { w->last[k] = w->entries.count; return true; }
     if (!tc_array_reserve(&w->entries, w->entries.count + n)) return false;
-    // The candidates with a positive weight, in list order (branch-free: each is written to
-    // the next slot, which advances only for them), then their weights over the sum.
+    // The candidates with a positive weight, in list order: the lane's bits read word by word.
     distribute_entry* e = w->entries.data + w->entries.count;
     const tc_real* W = w->lane_w + l;
-    int c = 0;
-    for (int q = 0; q < n; ++q) {
-        tc_real wq = W[SAMPLE_LANES * q];
-        e[c] = (distribute_entry){list[q], wq};
-        c += wq > 0;
-    }
-    for (int j = 0; j < c; ++j) e[j].coeff = e[j].coeff / wsum;
+    int c = 0, words = (n + 63) / 64;
+    const uint64_t* bits = w->lane_bits + l * words;
+    for (int word = 0; word < words; ++word)
+        for (uint64_t m = bits[word]; m; m &= m - 1) {
+            int q = word * 64 + __builtin_ctzll(m);
+            e[c++] = (distribute_entry){list[q], W[SAMPLE_LANES * q] / wsum};
+        }
     w->entries.count += c;
     w->last[k] = w->entries.count;
     return true;
@@ -327,7 +338,7 @@ static bool record_cell(const tc_points_body* b, distribute_scratch* w, const in
             tc_vec3 pl = p[items[t + (l < m ? l : m - 1)]];
             lanes[l] = pl.x, lanes[SAMPLE_LANES + l] = pl.y, lanes[2 * SAMPLE_LANES + l] = pl.z;
         }
-        lane_weights(b->x, list, n, lanes, h2, factor, w->lane_w, sums, inside);
+        lane_weights(b->x, list, n, lanes, h2, factor, w->lane_w, w->lane_bits, sums, inside);
         for (int l = 0; l < m; ++l)
             if (!record_lane(b, w, list, n, l, sums[l], inside[l], p[items[t + l]], items[t + l])) return false;
     }
@@ -355,10 +366,11 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     w.last = tc_alloc((size_t)count * sizeof(int));
     int* list = tc_alloc((size_t)b->np * sizeof(int));
     w.lane_w = tc_alloc((size_t)SAMPLE_LANES * (size_t)b->np * sizeof(tc_real));
+    w.lane_bits = tc_alloc((size_t)SAMPLE_LANES * (size_t)w.words * sizeof(uint64_t));
     // Room for ~64 phyxels per sample (about what the support holds): few regrowth copies. Only
     // a hint: without it the entries grow as needed.
     if (ok && count < (1 << 24)) (void)tc_array_reserve(&w.entries, count * (b->np < 64 ? b->np : 64));
-    ok = ok && w.all && w.weight && w.d2_of && w.mark && w.first && w.last && list && w.lane_w;
+    ok = ok && w.all && w.weight && w.d2_of && w.mark && w.first && w.last && list && w.lane_w && w.lane_bits;
     tc_real reach = w.h * (1 + 1e-9) + cells.cell * (0.5 * sqrt(3.0) + 1e-6);
     for (int c = 0; ok && c < cells.cell_count; ++c) {
         int begin = cells.start[c], end = cells.start[c + 1];
@@ -379,6 +391,7 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     if (!ok) tc_log(TC_LOG_ERROR, TC_RESULT_OUT_OF_MEMORY, "points body: out of memory distributing %d contact forces; none applied", count);
     tc_free(list, (size_t)b->np * sizeof(int));
     tc_free(w.lane_w, (size_t)SAMPLE_LANES * (size_t)b->np * sizeof(tc_real));
+    tc_free(w.lane_bits, (size_t)SAMPLE_LANES * (size_t)w.words * sizeof(uint64_t));
     tc_free(w.first, (size_t)count * sizeof(int));
     tc_free(w.last, (size_t)count * sizeof(int));
     tc_array_free(&w.entries);
