@@ -88,25 +88,6 @@ void tc_point_grid_free(tc_point_grid* g) {
     g->cell_count = g->item_count = 0;
 }
 
-bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]) {
-    if (!g->start) return false;
-    for (int k = 0; k < 3; ++k) {
-        tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
-        // A multiply instead of the division the points were binned with: widened by 1e-7 cell
-        // (far beyond their rounding difference) so that no cell holding a point within r is
-        // missed; every caller tests the distances of the points it finds.
-        tc_real a = (xk - r - o) * g->inv_cell - 1e-7, b = (xk + r - o) * g->inv_cell + 1e-7;
-        // The cells floor(a) .. floor(b) clamped to the grid, without a floor: floor(b) >= 0 iff
-        // b >= 0 and floor(a) <= n - 1 iff a < n; past those tests a cast truncates toward zero,
-        // which is the floor for the values >= 0 it is applied to. (Also rejects NaN.)
-        int n = g->dims[k];
-        if (!(b >= 0) || !(a < n)) return false;
-        lo[k] = a > 0 ? (int)a : 0;
-        hi[k] = b < n - 1 ? (int)b : n - 1;
-    }
-    return true;
-}
-
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity) {
     int lo[3], hi[3], n = 0;
     if (!tc_point_grid_range(g, x, r, lo, hi)) return 0;
