@@ -811,7 +811,7 @@ static void side_class_reserve(side_class* c, int nc) {
 static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
-    tc_real best = -INFINITY, r2 = h * h;
+    tc_real best = -INFINITY, r2 = h * h, useful = CLASS_BOUND_MARGIN * h;
     int lo[3], hi[3];
     if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
@@ -819,10 +819,15 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
             int row = (cz * g->dims[1] + cy) * g->dims[0];
             for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
                 tc_real lower = c->lower_at[t]; // (by grid position: read in order along the row)
-                if (!(lower > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
+                // Unclassified, too low to bound anything, or not above the best so far (its bound
+                // is lower - 1.5 |d| <= lower): no distance needed.
+                if (!(lower > useful)) continue;
                 tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
                 tc_real b = lower - CLASS_LIP * sqrt(d2);
-                if (d2 <= r2 && b > best) best = b;
+                if (d2 <= r2 && b > best) {
+                    best = b;
+                    useful = best > CLASS_BOUND_MARGIN * h ? best : CLASS_BOUND_MARGIN * h;
+                }
             }
         }
     return best;
