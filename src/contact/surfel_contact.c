@@ -526,12 +526,18 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
     // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
     // covering sample is most often among them (the scan below stops at the first).
-    for (int q = 0; q < n; ++q)
-        if (tc_v3_dist(pi, pts->data[nb[q]]) < 1.5 * spacing) {
-            int t = nb[q];
-            nb[q] = nb[inner];
-            nb[inner++] = t;
-        }
+    // Branch-free (about half are closer): the swap is made for every sample and only counts
+    // for the closer ones. |d| < 1.5 spacing is decided on the squared distance except within
+    // 1e-12 of the boundary, where the square root answers (the same test as tc_v3_dist's).
+    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    for (int q = 0; q < n; ++q) {
+        tc_real d2 = tc_v3_len2(tc_v3_sub(pi, pts->data[nb[q]]));
+        int closer = d2 < below || (d2 <= above && sqrt(d2) < c);
+        int a = nb[q], b = nb[inner];
+        nb[q] = closer ? b : a;
+        nb[inner] = closer ? a : b;
+        inner += closer;
+    }
     for (int q = inner; q < n; ++q) {
         int j = nb[q];
         if (j <= i) continue;
