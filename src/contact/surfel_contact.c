@@ -829,8 +829,9 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
                 // is lower - 1.5 |d| <= lower): no distance needed.
                 if (!(lower > useful)) continue;
                 tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
+                if (!(d2 <= r2)) continue;
                 tc_real b = lower - CLASS_LIP * sqrt(d2);
-                if (d2 <= r2 && b > best) {
+                if (b > best) {
                     best = b;
                     useful = best > CLASS_BOUND_MARGIN * h ? best : CLASS_BOUND_MARGIN * h;
                 }
