@@ -310,27 +310,27 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
 // the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
 // fits that reach it as the next model (first round only), else both surfaces are fitted there.
-static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
+// (node is the caller's and is changed: it ends as the last model.)
+static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
                          sample_fits* sf) {
     seg_node root;
     for (int round = 0; round < 4; ++round) {
-        m->at = &node;
+        m->at = node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
         if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
         tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
-        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
-        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
-            *fa = tc_surfel_fit_value(&node.fa, x);
-            *fb = tc_surfel_fit_value(&node.fb, x);
-            *sf = trial;
+        if (tc_v3_dist(x, node->at_a) < 0.25 * h && tc_v3_dist(x, node->at_b) < 0.25 * h) { // within the fits' reach (fits_reach)
+            *fa = tc_surfel_fit_value(&node->fa, x);
+            *fb = tc_surfel_fit_value(&node->fb, x);
+            keep_fits(node, sf);
             return true;
         }
         const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
         if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
-            node.fa = shared->fa;
-            node.fb = shared->fb;
-            node.at_a = shared->at_a;
-            node.at_b = shared->at_b;
+            node->fa = shared->fa;
+            node->fb = shared->fb;
+            node->at_a = shared->at_a;
+            node->at_b = shared->at_b;
             continue;
         }
         if (!fit_node(m, *t, &root)) return false;
@@ -339,7 +339,7 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc
         keep_fits(&root, sf);
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
         if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
-        node = root;
+        *node = root;
     }
     return false;
 }
@@ -379,7 +379,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     } else if (!fit_node(&m, t0, &node))
         return false;
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, table, node, len, h, &t, &fa, &fb, sf)) return false;
+    if (!root_on_fits(&m, table, &node, len, h, &t, &fa, &fb, sf)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
