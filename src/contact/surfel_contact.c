@@ -6,6 +6,9 @@
 #include "contact/brent.h"
 #include <stdlib.h>
 
+// tc_array_push without its call while there is room (most pushes here are in per-sample loops).
+#define array_push(a, value) ((a)->count < (a)->capacity ? ((a)->data[(a)->count++] = (value), true) : tc_array_push((a), (value)))
+
 void tc_surfel_contact_free(tc_surfel_contact* c) {
     tc_array_free(&c->points);
     tc_array_free(&c->normals);
@@ -162,7 +165,7 @@ static void fit_table_add(fit_table* t, const sample_fits* sf) {
     if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
     int b = fit_bucket(e.key);
     e.next = t->head[b];
-    tc_array_push(&t->entries, e);
+    array_push(&t->entries, e);
     t->head[b] = t->entries.count - 1;
 }
 
@@ -215,7 +218,7 @@ static void cover_add(cover_set* c, tc_vec3 x) {
     }
     int b = fit_bucket(e.key);
     e.next = c->cells.head[b];
-    tc_array_push(&c->entries, e);
+    array_push(&c->entries, e);
     c->cells.head[b] = c->entries.count - 1;
 }
 
@@ -453,7 +456,7 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
             if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
             fits->data[w] = fits->data[i];
             pts->data[w++] = moved[i];
-            if (it == iterations - 1) tc_array_push(refs, ref);
+            if (it == iterations - 1) array_push(refs, ref);
         }
         pts->count = fits->count = w;
     }
@@ -508,7 +511,7 @@ typedef TC_ARRAY(gap) gap_array;
 
 // Inserts g into found, kept sorted by (key, j).
 static void gap_insert(gap_array* found, gap g) {
-    tc_array_push(found, g);
+    array_push(found, g);
     int pos = found->count - 1;
     gap* f = found->data;
     while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
@@ -581,7 +584,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
             }
         } else
             gaps_of(pts, spacing, order, swapped, grid, nb, i, found);
-        for (int f = 0; f < found->count; ++f) tc_array_push(all, found->data[f]);
+        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
 }
 
@@ -607,7 +610,7 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     cand->count = all->count = 0;
     if (swapped && nb && touched) { // (else no candidates: the gaps stay)
         pair_gaps(pts, spacing, &order, ax, swapped, nb, touched, grid, prev, first_new, found, all);
-        for (int g = 0; g < all->count; ++g) tc_array_push(cand, all->data[g].mid);
+        for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, count * sizeof(int));
@@ -624,7 +627,7 @@ void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spaci
         gap_candidates(&head, spacing, &grid, NULL, first_new, &found, &prev, &cand);
     }
     gap_candidates(pts, spacing, &grid, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
-    for (int c = 0; c < cand.count; ++c) tc_array_push(out, cand.data[c]);
+    for (int c = 0; c < cand.count; ++c) array_push(out, cand.data[c]);
     tc_point_grid_free(&grid);
     tc_array_free(&found);
     tc_array_free(&prev);
@@ -660,8 +663,8 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             tc_vec3 mid = cand.data[c];
             sample_fits sf = {0};
             if (!reproject(A, B, &mid, &sf, NULL)) continue;
-            tc_array_push(pts, mid);
-            tc_array_push(fits, sf);
+            array_push(pts, mid);
+            array_push(fits, sf);
             added++;
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
@@ -971,8 +974,8 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
                 }
-                tc_array_push(out, x);
-                if (fits) tc_array_push(fits, sf);
+                array_push(out, x);
+                if (fits) array_push(fits, sf);
             }
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
@@ -1015,11 +1018,11 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
             ref = tc_v3_normalize(tc_v3_sub(na, nb));
         }
         if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
-        tc_array_push(&out->points, pts.data[i]);
-        tc_array_push(&out->normals, n);
+        array_push(&out->points, pts.data[i]);
+        array_push(&out->normals, n);
         const sample_fits* sf = &fits.data[i];
-        tc_array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
-        tc_array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
+        array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
+        array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
     }
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
@@ -1276,10 +1279,10 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
             tc_real rho = fmax(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
             f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
         }
-        tc_array_push(&c->forces, f);
-        tc_array_push(&c->depth, depth);
-        tc_array_push(&c->nearest_a, sa);
-        tc_array_push(&c->nearest_b, sb);
+        array_push(&c->forces, f);
+        array_push(&c->depth, depth);
+        array_push(&c->nearest_a, sa);
+        array_push(&c->nearest_b, sb);
         c->total_a = tc_v3_add(c->total_a, f);
     }
     tc_sample_grid_free(&grid);
@@ -1325,8 +1328,8 @@ static void record(tc_world* w, tc_points_body* A, tc_points_body* B, const tc_s
 
 static void store_drawn_surface(tc_points_body* b, const tc_surfel_contact* c, bool flip) {
     for (int i = 0; i < c->points.count; ++i) {
-        tc_array_push(&b->contact_points, c->points.data[i]);
-        tc_array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
+        array_push(&b->contact_points, c->points.data[i]);
+        array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
     }
 }
 
