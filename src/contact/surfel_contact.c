@@ -754,7 +754,10 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, phyxel_ba
         tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
         if (r < r_max) r0 = r_max = r;
     }
-    int p = nearest_surfel(b, x, r0, r_max);
+    // The first ball alone (one ball: its rows clipped to the chord), then the doubling walk:
+    // the first ball holding a surfel holds the nearest.
+    int p = nearest_surfel(b, x, r0, r0);
+    if (p < 0 && r0 < r_max) p = nearest_surfel(b, x, 2 * r0, r_max);
     if (p < 0) { model->f = 1e300; return true; }
     *hint = p;
     tc_vec3 d = tc_v3_sub(b->s[p], x);
