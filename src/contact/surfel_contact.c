@@ -820,7 +820,9 @@ static void side_class_reserve(side_class* c, int nc) {
 }
 
 // The best lower bound on f_other at surfel k from its classified neighbours within h.
-static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
+// at: k's grid position. The candidates are classified in grid order, so only the positions
+// before it can hold a bound: the walk stops there.
+static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, int at, tc_real h) {
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
     tc_real best = -INFINITY, r2 = h * h, useful = CLASS_BOUND_MARGIN * h;
@@ -828,8 +830,10 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
     if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            int row = (cz * g->dims[1] + cy) * g->dims[0];
-            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            if (t >= at) return best; // this row and the later ones are not classified yet
+            if (end > at) end = at;
+            for (; t < end; ++t) {
                 tc_real lower = c->lower_at[t]; // (by grid position: read in order along the row)
                 // Unclassified, too low to bound anything, or not above the best so far (its bound
                 // is lower - 1.5 |d| <= lower): no distance needed.
@@ -855,20 +859,22 @@ static void classify_deep(const tc_points_body* other, side_class* c, int slot, 
 }
 
 // Classifies candidate k (in other's box) of self.
-static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds);
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, int at);
 
 // classify_one for the surfel at grid position t, its result kept by position for the bounds.
 static void classify_at(const tc_points_body* self, const tc_points_body* other, side_class* c, int t) {
-    classify_one(self, other, c, self->surface.grid.items[t], true);
+    classify_one(self, other, c, self->surface.grid.items[t], t);
     c->lower_at[t] = c->lower[c->count - 1];
 }
 
-static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
+// at: k's grid position when the candidates are walked in grid order (their bounds are used),
+// else -1 (no bounds).
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, int at) {
     tc_real h = other->surface.h;
     tc_vec3 y = self->s[k];
     if (c->count == c->cap) side_class_reserve(c, c->cap ? 2 * c->cap : 256);
     int slot = c->count++;
-    tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
+    tc_real bound = at >= 0 ? neighbour_bound(self, c, k, at, h) : -INFINITY;
     c->slot_of[k] = slot;
     c->classified[k >> 6] |= (uint64_t)1 << (k & 63);
     c->state[slot] = CLASS_OUT;
@@ -904,7 +910,7 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     tc_aabb box = other->aabb;
     if (exact || !g->start || g->item_count != self->ns || S->s != self->s) {
         for (int k = 0; k < self->ns; ++k)
-            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, false);
+            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
         return;
     }
     tc_vec3 mid = tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5), ext = tc_v3_sub(box.hi, box.lo);
