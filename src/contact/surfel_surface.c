@@ -121,7 +121,8 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 // points copied in grid order: one stream, no indirection).
 static inline int nearest_walk(const tc_point_grid* g, const tc_vec3* p, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r) {
     if (!(r0 > 0)) r0 = 0.5 * g->cell;
-    for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
+    // (fmin without the libm call: r0 is a number here, a NaN max_r is ignored as by fmin)
+    for (tc_real r = r0 < max_r || max_r != max_r ? r0 : max_r;; r = 2 * r < max_r || max_r != max_r ? 2 * r : max_r) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
