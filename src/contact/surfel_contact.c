@@ -6,6 +6,10 @@
 #include "contact/brent.h"
 #include <stdlib.h>
 
+// fmin and fmax (a NaN argument ignored) without the libm call on the baseline target.
+static inline tc_real real_min(tc_real a, tc_real b) { return a < b || b != b ? a : b; }
+static inline tc_real real_max(tc_real a, tc_real b) { return a > b || b != b ? a : b; }
+
 // tc_array_push without its call while there is room (most pushes here are in per-sample loops).
 #define array_push(a, value) ((a)->count < (a)->capacity ? ((a)->data[(a)->count++] = (value), true) : tc_array_push((a), (value)))
 
@@ -253,7 +257,7 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
 // wrong prediction still lands within ~0.75 spacing of a kept sample, which covers it.)
 static tc_real cover_skip_radius(const tc_surfel_fit* fo, tc_real spacing) {
     const tc_real* c = fo->c;
-    tc_real kappa = 2 * (fmax(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * fo->inv_h * fo->inv_h, len = fabs(fo->f);
+    tc_real kappa = 2 * (real_max(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * fo->inv_h * fo->inv_h, len = fabs(fo->f);
     return 0.5 * spacing - (0.025 * spacing + 0.4 * kappa * len * len);
 }
 
@@ -353,7 +357,7 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
 static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
                                 int k, const tc_surfel_fit* fo, const fit_table* table, tc_vec3* out, bool* inside, sample_fits* sf) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
-    tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
+    tc_real h = real_min(A->surface.h, B->surface.h), len = fabs(fo->f);
     *inside = true;
     sf->valid = false;
     if (len < 1e-12) { *out = s; return true; }
@@ -395,7 +399,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // h/4 of the fits' points is accepted on them (their values answer the inside test); one that
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
-    tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
+    tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
     sample_fits local = {0};
     if (!sf) sf = &local;
     for (int round = 0; round < 4; ++round) {
@@ -1118,7 +1122,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     } else
         centroid = grid_centroid(pts, grid, i, rk * 1.000001, rk2, &used);
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
-    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    tc_real covered = real_max(0.5, real_min(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
 }
 
@@ -1233,7 +1237,7 @@ tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_gr
     if (rk2 > r * r) listed = sample_grid_walk(s, pts, i, rk * 1.000001); // (a walk of radius rk * 1.000001 tests the same rk2)
     tc_vec3 centroid = sample_grid_centroid(s, pts, i, listed, rk2, &used);
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
-    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    tc_real covered = real_max(0.5, real_min(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
 }
 
@@ -1285,7 +1289,7 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
             depth = tc_v3_len(d1) + tc_v3_len(d2);
             // A sparse patch (a few samples) would claim the area of the whole k-NN disc: no
             // sample represents more than (2 spacing)^2.
-            tc_real rho = fmax(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
+            tc_real rho = real_max(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
             f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
         }
         array_push(&c->forces, f);
