@@ -201,32 +201,34 @@ enum { SAMPLE_LANES = 4 };
 #endif
 typedef tc_real real_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(tc_real))));
 typedef int64_t mask_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(int64_t))));
+typedef uint64_t bit_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(uint64_t))));
 
 TC_VECTOR_CLONES static void lane_weights(const tc_vec3* x, const int* list, int n, const tc_real* p, tc_real h2, tc_real factor,
                                           tc_real* W, uint64_t* bits, tc_real sums[SAMPLE_LANES], int inside[SAMPLE_LANES]) {
     real_lanes px, py, pz, sum = {0, 0, 0, 0};
-    mask_lanes count = {0, 0, 0, 0}, word = {0, 0, 0, 0};
+    mask_lanes count = {0, 0, 0, 0};
     real_lanes zero = {0, 0, 0, 0};
     int words = (n + 63) / 64;
     memcpy(&px, p, sizeof px);
     memcpy(&py, p + SAMPLE_LANES, sizeof py);
     memcpy(&pz, p + 2 * SAMPLE_LANES, sizeof pz);
     real_lanes hh = {h2, h2, h2, h2}, f = {factor, factor, factor, factor};
-    for (int q = 0; q < n; ++q) {
-        tc_vec3 xi = x[list[q]];
-        real_lanes dx = (real_lanes){xi.x, xi.x, xi.x, xi.x} - px, dy = (real_lanes){xi.y, xi.y, xi.y, xi.y} - py;
-        real_lanes dz = (real_lanes){xi.z, xi.z, xi.z, xi.z} - pz;
-        real_lanes d2 = dx * dx + dy * dy + dz * dz, d = hh - d2, w = f * d * d * d;
-        w = (real_lanes)((mask_lanes)w & ~(mask_lanes)(d2 >= hh)); // +0 outside (kept for a NaN d2, as tc_poly6_with)
-        sum += w;
-        count -= (mask_lanes)(d2 < hh); // (a true comparison is all ones: -1)
-        memcpy(W + SAMPLE_LANES * q, &w, sizeof w);
-        int64_t bit = (int64_t)((uint64_t)1 << (q & 63));
-        word |= (mask_lanes)(w > zero) & (mask_lanes){bit, bit, bit, bit};
-        if ((q & 63) == 63 || q == n - 1) {
-            for (int l = 0; l < SAMPLE_LANES; ++l) bits[l * words + (q >> 6)] = (uint64_t)word[l];
-            word = (mask_lanes){0, 0, 0, 0};
+    for (int q0 = 0; q0 < n; q0 += 64) { // a word of bits per lane for each 64 candidates
+        int q1 = n - q0 < 64 ? n : q0 + 64;
+        bit_lanes word = {0, 0, 0, 0}, bit = {1, 1, 1, 1};
+        for (int q = q0; q < q1; ++q) {
+            tc_vec3 xi = x[list[q]];
+            real_lanes dx = (real_lanes){xi.x, xi.x, xi.x, xi.x} - px, dy = (real_lanes){xi.y, xi.y, xi.y, xi.y} - py;
+            real_lanes dz = (real_lanes){xi.z, xi.z, xi.z, xi.z} - pz;
+            real_lanes d2 = dx * dx + dy * dy + dz * dz, d = hh - d2, w = f * d * d * d;
+            w = (real_lanes)((mask_lanes)w & ~(mask_lanes)(d2 >= hh)); // +0 outside (kept for a NaN d2, as tc_poly6_with)
+            sum += w;
+            count -= (mask_lanes)(d2 < hh); // (a true comparison is all ones: -1)
+            memcpy(W + SAMPLE_LANES * q, &w, sizeof w);
+            word |= (bit_lanes)(w > zero) & bit;
+            bit += bit; // (1 << (q - q0))
         }
+        for (int l = 0; l < SAMPLE_LANES; ++l) bits[l * words + q0 / 64] = word[l];
     }
     for (int l = 0; l < SAMPLE_LANES; ++l) {
         sums[l] = sum[l];
