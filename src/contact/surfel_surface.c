@@ -150,38 +150,40 @@ static tc_real slab_dist(tc_real v, tc_real o, int c, tc_real w) {
     return d > 1e-6 * w ? d - 1e-6 * w : 0;
 }
 
-// The cell range [*c0, *c1] within [lo, hi] of an axis (origin o) holding the points within
-// `half` of v (widened by 1e-6 cell against rounding); false when empty.
-static bool chord_cells(const tc_point_grid* g, tc_real v, tc_real o, tc_real half, int lo, int hi, int* c0, int* c1) {
-    tc_real a = (v - half - o) * g->inv_cell - 1e-6, b = (v + half - o) * g->inv_cell + 1e-6;
-    *c0 = a > lo ? (int)a : lo;
-    *c1 = b < hi ? (int)b : hi;
-    return *c0 <= *c1;
-}
-
 // nearest_walk on sorted points for one large ball (r0 = max_r), cut to the cells that can
-// hold a point within the best distance found so far: per plane of cells (z) the rows (y)
-// within the chord of the ball left by the plane's distance, per row the cells (x) within the
-// chord left by the row's; a lower bound on each distance (slab_dist) keeps every point at
-// most the best distance away, so ties still go to the least index.
+// hold a point within the best distance found so far: per plane of cells (z) the rows (y), per
+// row the cells (x), whose squared slab distances (taken once per axis, no square root) do not
+// add up beyond it. slab_dist is a lower bound on each distance, so every point at most the
+// best distance away is scanned and ties still go to the least index.
 static int nearest_clipped(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r) {
+    enum { AXIS_CELLS = 64 };
     int lo[3], hi[3], best = -1;
-    tc_real best_d2 = r * r, cell = g->cell;
+    tc_real best_d2 = r * r, cell = g->cell, d2[3][AXIS_CELLS];
     if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
+    for (int k = 0; k < 3; ++k) {
+        if (hi[k] - lo[k] >= AXIS_CELLS) return nearest_walk(g, NULL, sorted, x, r, r); // (a ball of many cells)
+        for (int c = lo[k]; c <= hi[k]; ++c) {
+            tc_real d = slab_dist(tc_v3_get(x, k), tc_v3_get(g->origin, k), c, cell);
+            d2[k][c - lo[k]] = d * d;
+        }
+    }
+    const tc_real *dx2 = d2[0] - lo[0], *dy2 = d2[1] - lo[1], *dz2 = d2[2] - lo[2]; // (indexed by cell)
     for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-        tc_real dz = slab_dist(x.z, g->origin.z, cz, cell), rest_z = best_d2 - dz * dz;
-        int y0, y1;
-        if (rest_z < 0 || !chord_cells(g, x.y, g->origin.y, sqrt(rest_z), lo[1], hi[1], &y0, &y1)) continue;
+        tc_real rest_z = best_d2 - dz2[cz];
+        int y0 = lo[1], y1 = hi[1];
+        while (y0 <= y1 && dy2[y0] > rest_z) y0++;
+        while (y1 >= y0 && dy2[y1] > rest_z) y1--;
         for (int cy = y0; cy <= y1; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
             if (g->start[row + lo[0]] == g->start[row + hi[0] + 1]) continue; // most rows of a surface's grid are empty
-            tc_real dy = slab_dist(x.y, g->origin.y, cy, cell), rest = best_d2 - dy * dy - dz * dz;
-            int c0, c1;
-            if (rest < 0 || !chord_cells(g, x.x, g->origin.x, sqrt(rest), lo[0], hi[0], &c0, &c1)) continue;
+            tc_real rest = best_d2 - dz2[cz] - dy2[cy];
+            int c0 = lo[0], c1 = hi[0];
+            while (c0 <= c1 && dx2[c0] > rest) c0++;
+            while (c1 >= c0 && dx2[c1] > rest) c1--;
             for (int t = g->start[row + c0], end = g->start[row + c1 + 1]; t < end; ++t) {
-                tc_real d2 = tc_v3_len2(tc_v3_sub(sorted[t], x));
-                if (d2 <= best_d2 && (d2 < best_d2 || (best >= 0 && g->items[t] < best))) {
-                    best_d2 = d2;
+                tc_real d2t = tc_v3_len2(tc_v3_sub(sorted[t], x));
+                if (d2t <= best_d2 && (d2t < best_d2 || (best >= 0 && g->items[t] < best))) {
+                    best_d2 = d2t;
                     best = g->items[t];
                 }
             }
