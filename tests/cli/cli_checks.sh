@@ -31,6 +31,14 @@ run_outputs)
     awk -F, 'NR==1{n=NF} NF!=n{exit 1}' "$out/metrics.csv" || fail "ragged metrics.csv"
     grep -q 'steps            30' "$work/log.txt" || fail "summary lacks the step count"
     grep -q "output           $out/default.pvd" "$work/log.txt" || fail "summary lacks the output dir"
+    # A shorter run into the same directory leaves none of the longer run's frames behind
+    # (other files there are kept).
+    touch "$out/frame_notes.txt" "$out/frame_12.vtp"
+    "$tactus" run "$src/scenes/default.json" --steps 10 --every 10 --out "$out" > "$work/log2.txt"
+    [ "$(ls "$out"/frame_*.vtp | wc -l)" -eq 3 ] || fail "stale frames kept: $(ls "$out"/frame_*.vtp | tr '\n' ' ')"
+    [ -f "$out/frame_000001.vtp" ] && [ ! -f "$out/frame_000002.vtp" ] || fail "wrong frames kept: $(ls "$out")"
+    [ -f "$out/frame_notes.txt" ] && [ -f "$out/frame_12.vtp" ] || fail "removed a file that is not a frame"
+    grep -q "removed 2 frame files of an earlier run" "$work/log2.txt" || fail "no note of the removed frames"
     ;;
 traction_map)
     # qr_press: tractions.csv of every quasi sample, rendered to a PNG whose load matches the weight.

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <unistd.h>
 #include "cli_util.h"
 #include "commands.h"
@@ -42,7 +43,8 @@ static void run_usage(FILE* f) {
                "               tactus resume FILE)\n"
                "  --checkpoint FILE     where (default DIR/checkpoint.tcck)\n\n"
                "Writes DIR/<scene>.pvd + DIR/frame_NNNNNN.vtp (ParaView) and DIR/metrics.csv; with quasi-rigid\n"
-               "bodies also DIR/tractions.csv (last traction and displacement per sample).\n");
+               "bodies also DIR/tractions.csv (last traction and displacement per sample). Frame files of an\n"
+               "earlier run in DIR numbered past this run's last frame are removed.\n");
 }
 
 /// Returns -1 to continue, else the exit status.
@@ -204,6 +206,34 @@ static bool write_tractions(run_state* s) {
     return ok;
 }
 
+// True for a name this command gives frames ("frame_" six digits ".vtp"); *index its number.
+static bool frame_name(const char* name, int* index) {
+    if (strlen(name) != 16 || strncmp(name, "frame_", 6) != 0 || strcmp(name + 12, ".vtp") != 0) return false;
+    *index = 0;
+    for (int i = 6; i < 12; ++i) {
+        if (name[i] < '0' || name[i] > '9') return false;
+        *index = 10 * *index + (name[i] - '0');
+    }
+    return true;
+}
+
+// A run into a directory an earlier, longer run wrote leaves that run's later frames behind,
+// and ParaView's "frame_..vtp" group would show them after this run's: they are removed (only
+// files of this command's frame pattern numbered past the last frame written).
+static void remove_stale_frames(const run_state* s) {
+    DIR* d = opendir(s->dir);
+    if (!d) return;
+    int removed = 0, index;
+    char path[1400];
+    for (struct dirent* e; (e = readdir(d)) != NULL;) {
+        if (!frame_name(e->d_name, &index) || index < s->frame_count) continue;
+        snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+        removed += unlink(path) == 0;
+    }
+    closedir(d);
+    if (removed > 0) printf("tactus: removed %d frame file%s of an earlier run from %s\n", removed, removed == 1 ? "" : "s", s->dir);
+}
+
 static bool write_outputs(run_state* s) {
     char path[1400];
     tc_error e;
@@ -218,6 +248,7 @@ static bool write_outputs(run_state* s) {
         fprintf(stderr, "tactus: %s\n", e.message);
         ok = false;
     }
+    remove_stale_frames(s);
     return ok;
 }
 

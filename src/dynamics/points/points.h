@@ -47,6 +47,18 @@ typedef struct tc_points_material {
     tc_real yield, creep, max_plastic;
 } tc_points_material;
 
+/// A surfel against immovable geometry over one sub-step, linearised: the plane with normal n
+/// at signed distance d (m, < 0 inside) from the surfel at the sub-step's start. The body
+/// integrates it within its own sub-steps (tc_points_integrate), as stiff as they allow.
+typedef struct tc_points_static_contact {
+    int k;               ///< surfel
+    tc_vec3 n;           ///< outward normal of the geometry
+    tc_real d;           ///< m, signed distance at the start
+    tc_real mu;          ///< Coulomb friction coefficient
+    tc_real omega, zeta; ///< rad/s lower bound of the contact frequency, damping ratio
+    tc_real push_max;    ///< m/s: the spring rests while the surfel leaves faster than this
+} tc_points_static_contact;
+
 typedef struct tc_points_body {
     int32_t slot;
     uint32_t mark;            ///< fracture group mark (0 = never split)
@@ -82,12 +94,16 @@ typedef struct tc_points_body {
     int* sp;
     tc_real* sp_w;
     int sp_count;
+    tc_real* surfel_mass;           ///< kg per surfel: each phyxel's mass split among the surfels it carries by weight
     tc_real total_mass;
     tc_aabb aabb;
     tc_surfel_surface surface;      ///< MLS implicit surface over the current surfels
     // Contact surface of the last collide (drawing and outputs).
     TC_ARRAY(tc_vec3) contact_points;
     TC_ARRAY(tc_vec3) contact_normals;
+    /// Contacts with immovable geometry registered for the coming sub-step (points_contact.c).
+    TC_ARRAY(tc_points_static_contact) static_contacts;
+    tc_real static_dt;              ///< s, the internal step the registered contacts will take
     uint8_t* surfel_colliding;      ///< 1 when the surfel is replaced by the contact surface
 } tc_points_body;
 
@@ -127,11 +143,35 @@ void tc_points_body_free(tc_points_body* b);
 tc_points_body* tc_points_body_alloc(int np, int ns);
 /// Surfel -> phyxel weight lists from rest positions.
 bool tc_points_build_surfel_weights(tc_points_body* b);
+/// Each surfel's share of the phyxel masses (after the weights and masses): phyxel p's mass is
+/// split among the surfels it carries in proportion to their weights, so the surfels' shares of
+/// a phyxel sum to its mass. The mass a contact at a surfel pushes. False when out of memory.
+bool tc_points_build_surfel_masses(tc_points_body* b);
 /// Moves surfels with the phyxel displacement field (first order) and refreshes aabb + surface.
 /// False when the surface ran out of memory.
 bool tc_points_update_surfels(tc_points_body* b);
-/// Advances the body by h with internal sub-steps bounded by the stability estimate.
+/// Advances the body by h with internal sub-steps bounded by the stability estimate; the
+/// registered static contacts act within them (and are consumed).
 void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
+/// Registers surfel k's contact with immovable geometry for the coming sub-step; returns the
+/// normal force (N) it exerts at its start and its friction force in *friction (N; for contact
+/// records). h: the sub-step (s).
+tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h, tc_vec3* friction);
+/// The contact frequency (rad/s) and damping ratio the static contacts use with internal steps
+/// of dt s: stiffer than the world's penalty when the body's own sub-steps allow it.
+void tc_points_static_contact_gains(const tc_points_static_contact* c, tc_real dt, tc_real* omega, tc_real* zeta);
+/// The internal sub-step tc_points_integrate takes for a sub-step h (s).
+tc_real tc_points_internal_dt(const tc_points_body* b, tc_real h);
+/// Normal force (N) of a static contact on a surfel of mass m at signed distance d moving at vn
+/// along the normal.
+tc_real tc_points_static_contact_normal_force(const tc_points_static_contact* c, tc_real m, tc_real omega, tc_real zeta, tc_real d,
+                                              tc_real vn);
+/// The friction force (N) of a static contact with normal force fn on a surfel of mass m moving
+/// at v: Coulomb, no more than stops the sliding within dt.
+tc_vec3 tc_points_static_contact_friction(const tc_points_static_contact* c, tc_real m, tc_real fn, tc_vec3 v, tc_real dt);
+/// Adds the static contacts' forces at the present state to f (phyxel forces), the surfels'
+/// motion measured from the phyxel positions x_start of the sub-step's start.
+void tc_points_static_contacts_apply(const tc_points_body* b, const tc_vec3* x_start, tc_real dt, tc_vec3* f);
 /// Rebuilds the MLS surface over the current surfels; false when out of memory.
 bool tc_points_build_surface(tc_points_body* b);
 /// Checkpoint hooks (points_state.c).

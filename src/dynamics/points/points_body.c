@@ -62,10 +62,11 @@ void tc_points_body_free(tc_points_body* b) {
     if (b->nb_start) tc_free(b->nb_start, ((size_t)np + 1) * sizeof(int));
     FREE_N(b->nb, b->nb_count); FREE_N(b->nb_d, b->nb_count); FREE_N(b->nb_len0, b->nb_count);
     if (b->sp_start) tc_free(b->sp_start, ((size_t)ns + 1) * sizeof(int));
-    FREE_N(b->sp, b->sp_count); FREE_N(b->sp_w, b->sp_count);
+    FREE_N(b->sp, b->sp_count); FREE_N(b->sp_w, b->sp_count); FREE_N(b->surfel_mass, ns);
     tc_surfel_surface_free(&b->surface);
     tc_array_free(&b->contact_points);
     tc_array_free(&b->contact_normals);
+    tc_array_free(&b->static_contacts);
     tc_free(b, sizeof *b);
 }
 
@@ -388,6 +389,23 @@ bool tc_points_build_surfel_weights(tc_points_body* b) {
     return true;
 }
 
+bool tc_points_build_surfel_masses(tc_points_body* b) {
+    tc_real* load = tc_calloc((size_t)b->np, sizeof(tc_real)); // the weights each phyxel carries
+    if (!b->surfel_mass) ALLOC_N(b->surfel_mass, b->ns);
+    if (!load || !b->surfel_mass) {
+        if (load) tc_free(load, (size_t)b->np * sizeof(tc_real));
+        return false;
+    }
+    for (int t = 0; t < b->sp_count; ++t) load[b->sp[t]] += b->sp_w[t];
+    for (int k = 0; k < b->ns; ++k) {
+        tc_real m = 0;
+        for (int t = b->sp_start[k]; t < b->sp_start[k + 1]; ++t) m += b->m[b->sp[t]] * b->sp_w[t] / load[b->sp[t]];
+        b->surfel_mass[k] = m;
+    }
+    tc_free(load, (size_t)b->np * sizeof(tc_real));
+    return true;
+}
+
 static void set_material(tc_points_body* b, const tc_points_body_def* d) {
     tc_real E = d->youngs_modulus, nu = d->poisson_ratio;
     b->mat.youngs = E;
@@ -460,7 +478,7 @@ tc_result tc_points_body_build(const tc_points_body_def* d, tc_points_body** out
         b->min_support = INFINITY;
         for (int i = 0; i < b->np; ++i) b->min_support = fmin(b->min_support, b->h[i]);
         b->rest_operator_norm = b->operator_norm = tc_points_operator_norm(b);
-        if (isnan(b->operator_norm) || !tc_points_update_surfels(b))
+        if (isnan(b->operator_norm) || !tc_points_update_surfels(b) || !tc_points_build_surfel_masses(b))
             r = tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, "points", "out of memory");
     }
     if (r == TC_RESULT_OK)

@@ -57,7 +57,7 @@ static void surface_point(const tc_world* w, int i, int k, tc_vec3* p, tc_vec3* 
     const tc_points_body* b = body(w, i);
     *p = b->s[k];
     *v = b->sv[k];
-    *m = b->total_mass / b->ns;
+    *m = b->surfel_mass[k];
 }
 
 static tc_vec3 velocity_at(const tc_world* w, int i, int k, tc_vec3 p) {
@@ -77,9 +77,14 @@ static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
     tc_points_distribute_force(b, p, f);
 }
 
+static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
+    tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio, w->def.contact_push_max_velocity};
+    return tc_points_add_static_contact(body(w, i), &c, h, friction);
+}
+
 static tc_real contact_mass(const tc_world* w, int i, int k) {
     const tc_points_body* b = body(w, i);
-    return k >= 0 ? b->total_mass / b->ns : b->total_mass;
+    return k >= 0 ? b->surfel_mass[k] : b->total_mass;
 }
 
 static tc_material material(const tc_world* w, int i) { return body(w, i)->surface_material; }
@@ -256,6 +261,7 @@ static tc_result set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
 
 const tc_kind_ops tc_points_kind_ops = {
     .name = "points",
+    .explicit_penalty = true,
     .destroy_store = tc_points_destroy_store,
     .remove_body = tc_points_remove_body,
     .apply_forces = apply_forces,
@@ -268,6 +274,7 @@ const tc_kind_ops tc_points_kind_ops = {
     .surface_point = surface_point,
     .velocity_at = velocity_at,
     .apply_point_force = apply_point_force,
+    .static_contact = static_contact,
     .contact_mass = contact_mass,
     .material = material,
     .energy = energy,
