@@ -353,6 +353,17 @@ LV_INLINE tc_real lv_total(lanes a) {
 }
 // acc += a * b
 LV_INLINE lanes lv_madd(lanes acc, lanes a, lanes b) { return lv_add(acc, lv_mul(a, b)); }
+// The totals of four accumulators at once, each (l0 + l1) + (l2 + l3) as lv_total: the lanes
+// transposed by shuffles (10 instructions for the four; ~6 each one by one).
+LV_INLINE void lv_total4(lanes a, lanes b, lanes c, lanes d, tc_real out[4]) {
+#if defined(__GNUC__) && !defined(TC_PLAIN_LANES) && (defined(__clang__) || __GNUC__ >= 12)
+    lanes ab = __builtin_shufflevector(a, b, 0, 4, 2, 6) + __builtin_shufflevector(a, b, 1, 5, 3, 7); // a0+a1 b0+b1 a2+a3 b2+b3
+    lanes cd = __builtin_shufflevector(c, d, 0, 4, 2, 6) + __builtin_shufflevector(c, d, 1, 5, 3, 7);
+    lv_store(out, __builtin_shufflevector(ab, cd, 0, 1, 4, 5) + __builtin_shufflevector(ab, cd, 2, 3, 6, 7));
+#else
+    out[0] = lv_total(a), out[1] = lv_total(b), out[2] = lv_total(c), out[3] = lv_total(d);
+#endif
+}
 
 // Zero offsets, normals and weights after the last surfel up to the next multiple of LANES:
 // they add exact zeros to every sum.
@@ -365,14 +376,23 @@ static void gather_pad(gather* g) {
 
 // exp(-s) of LANES values at once, 0 <= s <= 9: exp_neg_inline lane by lane (the same
 // operations in the same order: the same bits).
+// (The series' coefficients as vector constants: gcc splatted scalar ones anew in every
+// iteration of the weights loop, two instructions each.)
+#if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
+#define LV_CONST(v) {v, v, v, v}
+#else
+#define LV_CONST(v) {{v, v, v, v}}
+#endif
+static const lanes exp_series[10] = {LV_CONST(1.0 / 362880), LV_CONST(1.0 / 40320), LV_CONST(1.0 / 5040), LV_CONST(1.0 / 720),
+                                     LV_CONST(1.0 / 120),    LV_CONST(1.0 / 24),    LV_CONST(1.0 / 6),    LV_CONST(1.0 / 2),
+                                     LV_CONST(1.0),          LV_CONST(1.0)};
 LV_INLINE lanes exp_neg_lanes(lanes s) {
     tc_real sl[LANES], t[LANES];
     lv_store(sl, s);
     int k[LANES];
     for (int l = 0; l < LANES; ++l) k[l] = (int)(sl[l] * 8), t[l] = k[l] * 0.125;
-    lanes r = lv_sub(s, lv_load(t)), p = lv_splat(1.0 / 362880);
-    static const tc_real inv_fact[9] = {1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2, 1.0, 1.0};
-    for (int i = 0; i < 9; ++i) p = lv_sub(lv_splat(inv_fact[i]), lv_mul(r, p));
+    lanes r = lv_sub(s, lv_load(t)), p = exp_series[0];
+    for (int i = 0; i < 9; ++i) p = lv_sub(exp_series[i + 1], lv_mul(r, p));
     for (int l = 0; l < LANES; ++l) t[l] = exp_eighths[k[l]];
     return lv_mul(lv_load(t), p);
 }
@@ -387,8 +407,6 @@ TC_VECTOR_CLONES static void gather_weights_soa(gather* g, tc_real inv_h2) {
     }
     for (int l = 0; l < LANES; ++l) g->w[g->count + l] = 0;
 }
-
-static void gather_weights(const tc_surfel_surface* S, gather* g) { gather_weights_soa(g, 1.0 / (S->h * S->h)); }
 
 // Distance from v to the interval [a, a + w] (0 inside).
 static tc_real interval_dist(tc_real v, tc_real a, tc_real w) { return v < a ? a - v : (v > a + w ? v - a - w : 0); }
@@ -457,11 +475,16 @@ static inline tc_real floor_fast(tc_real v) {
 // made once; a fit at a point x of that cell filters it by |s - x| <= 2h. Every surfel within 2h
 // of x is in the list (the box holds x, with a margin for rounding), and the filter keeps the
 // list's order, which is the walk's: the same neighbours in the same order, the same bits.
+// Fits far off the surface (fewer than 8 surfels within 2h) take the surfels within the reach
+// 3h: from a second tile of the cell, its reach tile (the surfels within 3h of the box). At 40 mm
+// on the bench most fits are such (seeds deep in the other body; ~2.6 per reach tile): from
+// the grid walk they cost 23% of the hook.
 // The tiles of a surface are kept (found by cell in a small hash table, their lists packed in
 // blocks) until it is rebuilt or they are dropped, or until TILE_MAX of them are made (then
-// all are dropped). The blocks stay allocated (reused after a drop): ~7 KB per list, so a
-// surface queried all over holds ~3 MB (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
-enum { TILE_HASH = 2048, TILE_MAX = 384, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768 };
+// all are dropped; 384 were refilled several times at 40 mm). The blocks stay allocated
+// (reused after a drop): ~7 KB per list (~20 KB a reach tile), a few MB for a surface queried
+// all over (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
 /// least LANES) padded far away from every query point.
@@ -477,6 +500,10 @@ struct tc_surfel_tiles {
     size_t block_cap[TILE_BLOCKS];
     int blocks, cur;          ///< blocks allocated, the one being filled
     size_t used;              ///< reals used in block cur
+    /// The x half-width (cells; -1: none) of each row d_z, d_y cells from a tile's cell, for the
+    /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
+    tc_real half_cs[2], half_r2[2];
+    signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
 };
 
 static void tiles_clear(struct tc_surfel_tiles* c) {
@@ -586,23 +613,38 @@ __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surfac
     return n;
 }
 
+// One group of 4 list entries (from entry q) filtered into g at n; returns the new count. The
+// outputs addressed from one byte pointer into g (fixed offsets between its arrays): gcc kept
+// six array pointers on the stack and reloaded them in every group otherwise.
+__attribute__((target("avx2"), always_inline)) static inline int filter_group(const tc_real* X, size_t stride, int q, __m256d px,
+                                                                             __m256d py, __m256d pz, __m256d c2, gather* g, int n) {
+    const tc_real* P = X + q;
+    __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(P), px), ey = _mm256_sub_pd(_mm256_loadu_pd(P + stride), py);
+    __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(P + 2 * stride), pz);
+    __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+    int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+    __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+    char* o = (char*)g + offsetof(gather, ex) + (size_t)n * sizeof(tc_real);
+    enum { A = GATHER_STRIDE * sizeof(tc_real) }; // (ex ey ez nx ny nz follow one another in gather)
+    compact_store((tc_real*)o, ex, perm), compact_store((tc_real*)(o + A), ey, perm), compact_store((tc_real*)(o + 2 * A), ez, perm);
+    compact_store((tc_real*)(o + 3 * A), _mm256_loadu_pd(P + 3 * stride), perm);
+    compact_store((tc_real*)(o + 4 * A), _mm256_loadu_pd(P + 4 * stride), perm);
+    compact_store((tc_real*)(o + 5 * A), _mm256_loadu_pd(P + 5 * stride), perm);
+    return n + __builtin_popcount((unsigned)m);
+}
+
 // tile_filter_scalar 4 surfels at a time: the same differences and squared distances (no FMA),
 // the kept ones stored in order by a permutation (4 entries written, the next count kept).
 __attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3 x, tc_real cut2, gather* g) {
-    const tc_real *X = t.d, *Y = X + t.stride, *Z = Y + t.stride, *NX = Z + t.stride, *NY = NX + t.stride, *NZ = NY + t.stride;
     __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
+    size_t stride = (size_t)t.stride;
     int n = 0, q = 0;
-    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) {
-        __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + q), py);
-        __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + q), pz);
-        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
-        int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-        __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
-        compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
-        compact_store(g->nx + n, _mm256_loadu_pd(NX + q), perm), compact_store(g->ny + n, _mm256_loadu_pd(NY + q), perm);
-        compact_store(g->nz + n, _mm256_loadu_pd(NZ + q), perm);
-        n += __builtin_popcount((unsigned)m);
-    }
+    // A list of at most GATHER_MAX entries cannot fill the gather: no room check per group (the
+    // 4 entries written at n <= q < GATHER_MAX fit: the arrays have room past GATHER_MAX).
+    if (t.count <= GATHER_MAX)
+        for (; q < t.count; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
+    for (; q < t.count && n <= GATHER_MAX - LANES; q += LANES) n = filter_group(t.d, stride, q, px, py, pz, c2, g, n);
+    if (q >= t.count) return n; // (the usual case: no call)
     // Near GATHER_MAX: one by one. The upper halves of the vector registers are cleared first:
     // gcc compiled this call as a jump without its vzeroupper, and legacy SSE code run with them
     // dirty pays a transition on every instruction (the whole hook ran ~8% slower).
@@ -611,16 +653,46 @@ __attribute__((target("avx2"))) static int tile_filter_avx2(tile_view t, tc_vec3
 }
 
 static bool tile_has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+
+// gather_weights_soa with the table entries of exp_neg_lanes fetched by one gather instruction
+// (gcc extracted the 4 indices and loaded them one by one: ~14 instructions a group); the same
+// operations otherwise (truncation, k / 8, the series, the product): the same bits.
+__attribute__((target("avx2"))) static void gather_weights_avx2(gather* g, tc_real inv_h2) {
+    __m256d scale = _mm256_set1_pd(inv_h2), eight = _mm256_set1_pd(8), eighth = _mm256_set1_pd(0.125);
+    for (int q = 0; q < g->padded; q += LANES) {
+        __m256d x = _mm256_loadu_pd(g->ex + q), y = _mm256_loadu_pd(g->ey + q), z = _mm256_loadu_pd(g->ez + q);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y)), _mm256_mul_pd(z, z));
+        __m256d sv = _mm256_mul_pd(d2, scale);
+        __m128i k = _mm256_cvttpd_epi32(_mm256_mul_pd(sv, eight));
+        __m256d r = _mm256_sub_pd(sv, _mm256_mul_pd(_mm256_cvtepi32_pd(k), eighth));
+        __m256d p = _mm256_loadu_pd((const tc_real*)&exp_series[0]);
+        for (int i = 0; i < 9; ++i) p = _mm256_sub_pd(_mm256_loadu_pd((const tc_real*)&exp_series[i + 1]), _mm256_mul_pd(r, p));
+        _mm256_storeu_pd(g->w + q, _mm256_mul_pd(_mm256_i32gather_pd(exp_eighths, k, 8), p));
+    }
+    for (int l = 0; l < LANES; ++l) g->w[g->count + l] = 0;
+}
 #endif
+
+// The Gaussian weights of the gathered surfels (zero on the padding).
+static void gather_weights(const tc_surfel_surface* S, gather* g) {
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) {
+        gather_weights_avx2(g, 1.0 / (S->h * S->h));
+        return;
+    }
+#endif
+    gather_weights_soa(g, 1.0 / (S->h * S->h));
+}
 
 // Lists the surfels within the cut-off (2h) of cell c (= cx, cy, cz) in grid order as hash entry e's list,
 // written in place in a block (arrays with room for every scanned surfel; only the kept ones'
 // entries are touched); false when out of memory or the cells are far smaller than 2h.
-static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int cell) {
+static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3], int e, int key, bool reach) {
+    tc_real radius = (reach ? TC_SURFEL_REACH : TC_SURFEL_CUTOFF) * S->h;
     const tc_point_grid* grid = &S->grid;
     // The cell's box widened by 1e-6 cell and the reach by 1e-9: x may sit just outside its
     // cell by rounding, and |s - x| <= 2h is tested in floating point.
-    tc_real slack = 1e-6 * grid->cell, r = TC_SURFEL_CUTOFF * S->h * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
+    tc_real slack = 1e-6 * grid->cell, r = radius * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
     tc_real blo[3], bhi[3];
     int lo[3], hi[3];
     for (int k = 0; k < 3; ++k) {
@@ -634,22 +706,36 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     // The rows whose cells (widened by 2 slack: a surfel binned there may lie just outside by
     // rounding) come within r of the box, and along each row the cells within reach: gap2[d]
     // is the squared gap between the box and a cell d cells away, (d - 1) cells less 2 slack.
-    enum { MAX_REACH = 8, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
+    enum { MAX_REACH = TILE_REACH_CELLS, MAX_ROWS = (2 * MAX_REACH + 1) * (2 * MAX_REACH + 1) }; // (the reach is 3 for cells of 1.5h)
     int run[MAX_ROWS][2], rows = 0, most = 0;
-    tc_real gap2[MAX_REACH + 1];
     for (int k = 0; k < 3; ++k)
         if (c[k] - lo[k] > MAX_REACH || hi[k] - c[k] > MAX_REACH) return false; // (cells far smaller than 2h: the plain gather)
-    for (int d = 0; d <= MAX_REACH; ++d) {
-        tc_real gap = (d - 1) * cs - 2 * slack;
-        gap2[d] = gap > 0 ? gap * gap : 0;
+    // The half-width along x of the rows d_z, d_y cells from c (-1: none), from the table kept
+    // for this cell size and radius (made anew when they change: a rebuild with another h).
+    int which = reach ? 1 : 0;
+    if (!(tc->half_cs[which] == cs && tc->half_r2[which] == r2)) {
+        tc_real gap2[MAX_REACH + 1];
+        for (int d = 0; d <= MAX_REACH; ++d) {
+            tc_real gap = (d - 1) * cs - 2 * slack;
+            gap2[d] = gap > 0 ? gap * gap : 0;
+        }
+        for (int dz = 0; dz <= MAX_REACH; ++dz) {
+            tc_real rest_z = r2 - gap2[dz];
+            for (int dy = 0; dy <= MAX_REACH; ++dy) {
+                tc_real rest = rest_z - gap2[dy];
+                int k = MAX_REACH;
+                while (k > 1 && gap2[k] > rest) --k;
+                tc->half[which][dz][dy] = (signed char)(rest < 0 ? -1 : k);
+            }
+        }
+        tc->half_cs[which] = cs, tc->half_r2[which] = r2;
     }
+    signed char (*half)[MAX_REACH + 1] = tc->half[which];
     for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-        tc_real rest_z = r2 - gap2[cz < c[2] ? c[2] - cz : cz - c[2]];
+        const signed char* half_z = half[cz < c[2] ? c[2] - cz : cz - c[2]];
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            tc_real rest = rest_z - gap2[cy < c[1] ? c[1] - cy : cy - c[1]];
-            if (rest < 0) continue;
-            int k = MAX_REACH;
-            while (k > 1 && gap2[k] > rest) --k;
+            int k = half_z[cy < c[1] ? c[1] - cy : cy - c[1]];
+            if (k < 0) continue;
             int x0 = c[0] - k > lo[0] ? c[0] - k : lo[0], x1 = c[0] + k < hi[0] ? c[0] + k : hi[0];
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             int q = grid->start[row + x0], end = grid->start[row + x1 + 1];
@@ -668,7 +754,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
         n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
     for (int k = 0; k < 6; ++k)
         for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (2h)^2
-    tc->cell[e] = cell;
+    tc->cell[e] = key;
     tc->at[e] = d;
     tc->count[e] = n;
     tc->stride[e] = stride;
@@ -676,33 +762,40 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     return true;
 }
 
-// The tile of x's cell (made if not kept); false where x is outside the grid or memory ran out.
-static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
+// The tile of x's cell (made if not kept): the surfels within the cut-off 2h of the cell, or
+// within the reach 3h (`reach`, for the fits far off the surface); false where x is outside
+// the grid or memory ran out.
+static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view* view) {
     const tc_point_grid* grid = &S->grid;
     if (!grid->start || !S->soa) return false;
     int c[3];
     for (int k = 0; k < 3; ++k) {
-        tc_real v = floor_fast((tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell);
+        // The cell floor(v) when inside the grid: floor(v) >= 0 iff v >= 0, floor(v) < n iff
+        // v < n, and the cast truncates a v >= 0 to its floor (no floor_fast; also rejects NaN).
+        tc_real v = (tc_v3_get(x, k) - tc_v3_get(grid->origin, k)) * grid->inv_cell;
         if (!(v >= 0 && v < grid->dims[k])) return false;
         c[k] = (int)v;
     }
-    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0];
+    int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0], key = reach ? grid->cell_count + cell : cell;
     tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
     if (!mut->tiles) {
         mut->tiles = tc_alloc(sizeof *mut->tiles);
         if (!mut->tiles) return false;
-        memset(mut->tiles, 0, sizeof *mut->tiles);
+        // (Not zeroed as a whole, 40 KB: an entry's list is only read once its cell is set,
+        // a block only below `blocks`.)
+        mut->tiles->blocks = 0;
+        mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
         tiles_clear(mut->tiles);
     }
     struct tc_surfel_tiles* tc = mut->tiles;
-    int e = (int)(((uint32_t)cell * 2654435761u) >> 21) & (TILE_HASH - 1);
-    while (tc->cell[e] >= 0 && tc->cell[e] != cell) e = (e + 1) & (TILE_HASH - 1);
-    if (tc->cell[e] != cell) {
+    int e = (int)(((uint32_t)key * 2654435761u) >> 21) & (TILE_HASH - 1);
+    while (tc->cell[e] >= 0 && tc->cell[e] != key) e = (e + 1) & (TILE_HASH - 1);
+    if (tc->cell[e] != key) {
         if (tc->tiles >= TILE_MAX) { // full: start over (a surface queried all over without a rebuild)
             tiles_clear(tc);
-            return tile_of(S, x, view);
+            return tile_of(S, x, reach, view);
         }
-        if (!tile_fill(S, tc, c, e, cell)) return false;
+        if (!tile_fill(S, tc, c, e, key, reach)) return false;
     }
     view->d = tc->at[e];
     view->count = tc->count[e];
@@ -710,23 +803,33 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, tile_view* view) {
     return true;
 }
 
-// The surfels within the cut-off 2h of x into g (as gather_from_grid), from x's tile where
-// there is one; fewer than GATHER_WIDEN there (x far off the surface): those within the reach 3h.
-static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    tile_view t;
-    if (!tile_of(S, x, &t)) {
-        gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, g);
-        if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
-        return;
-    }
-    tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
+// The surfels of tile t within r of x into g, in the tile's order (as gather_from_grid).
+static void tile_filter(tile_view t, tc_vec3 x, tc_real r, gather* g) {
+    tc_real cut2 = r * r;
 #ifdef TILE_AVX2
     if (tile_has_avx2()) g->count = tile_filter_avx2(t, x, cut2, g);
     else
 #endif
         g->count = tile_filter_scalar(t, x, cut2, g, 0, 0);
     gather_pad(g);
-    if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
+}
+
+// The surfels within the cut-off 2h of x into g (as gather_from_grid), from x's tile where
+// there is one; fewer than GATHER_WIDEN there (x far off the surface): those within the reach 3h.
+static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    tile_view t;
+    if (!tile_of(S, x, false, &t)) {
+        gather_from_grid(S, x, TC_SURFEL_CUTOFF * S->h, g);
+        if (g->count < GATHER_WIDEN) gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
+        return;
+    }
+    if (t.count >= GATHER_WIDEN) { // (else no point of the cell has enough surfels within 2h)
+        tile_filter(t, x, TC_SURFEL_CUTOFF * S->h, g);
+        if (g->count >= GATHER_WIDEN) return;
+    }
+    // Far off the surface: the reach, from the cell's reach tile.
+    if (tile_of(S, x, true, &t)) tile_filter(t, x, TC_SURFEL_REACH * S->h, g);
+    else gather_from_grid(S, x, TC_SURFEL_REACH * S->h, g);
 }
 
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
@@ -734,14 +837,22 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
     const tc_point_grid* grid = &S->grid;
     tc_real r = TC_SURFEL_REACH * S->h, cut2 = r * r;
     if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
-    // Nearest cells first would find a surfel sooner, but rows in order keep it simple and
-    // the first rows near the middle of the ball usually hold one.
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+    // The rows from the middle of the ball out (z and y alternating about the middle row: a
+    // surfel within r is usually found in the first few; in grid order the corner rows, far
+    // from x, were scanned first). The answer does not depend on the order.
+    int mid[2];
+    for (int k = 0; k < 2; ++k) mid[k] = (lo[k + 1] + hi[k + 1]) / 2;
+    for (int iz = 0; iz <= 2 * (hi[2] - lo[2]); ++iz) {
+        int cz = mid[1] + (iz & 1 ? -(iz + 1) / 2 : iz / 2);
+        if (cz < lo[2] || cz > hi[2]) continue;
+        for (int iy = 0; iy <= 2 * (hi[1] - lo[1]); ++iy) {
+            int cy = mid[0] + (iy & 1 ? -(iy + 1) / 2 : iy / 2);
+            if (cy < lo[1] || cy > hi[1]) continue;
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t)
                 if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) return true;
         }
+    }
     return false;
 }
 
@@ -752,9 +863,12 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
 // the 36 entries compiled to a `rep stos`, slow to start, in every fit.)
 static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
     tc_real L[6][6], inv[6];
+#pragma GCC unroll 6
     for (int i = 0; i < 6; ++i)
+#pragma GCC unroll 6
         for (int j = 0; j <= i; ++j) {
             tc_real sum = M[i][j];
+#pragma GCC unroll 6
             for (int k = 0; k < j; ++k) sum -= L[i][k] * L[j][k];
             if (i == j) {
                 if (!(sum > 1e-14 * M[0][0])) return false;
@@ -764,13 +878,17 @@ static bool solve6(tc_real M[6][6], tc_real r[6], tc_real c[6]) {
                 L[i][j] = sum * inv[j];
         }
     tc_real y[6];
+#pragma GCC unroll 6
     for (int i = 0; i < 6; ++i) {
         y[i] = r[i];
+#pragma GCC unroll 6
         for (int k = 0; k < i; ++k) y[i] -= L[i][k] * y[k];
         y[i] *= inv[i];
     }
+#pragma GCC unroll 6
     for (int i = 5; i >= 0; --i) {
         c[i] = y[i];
+#pragma GCC unroll 6
         for (int k = i + 1; k < 6; ++k) c[i] -= L[k][i] * c[k];
         c[i] *= inv[i];
     }
@@ -788,7 +906,10 @@ TC_VECTOR_CLONES static void centroid_sums(const gather* g, tc_real out[7]) {
         s[3] = lv_madd(s[3], w, lv_load(g->ez + q)), s[4] = lv_madd(s[4], w, lv_load(g->nx + q));
         s[5] = lv_madd(s[5], w, lv_load(g->ny + q)), s[6] = lv_madd(s[6], w, lv_load(g->nz + q));
     }
-    for (int i = 0; i < 7; ++i) out[i] = lv_total(s[i]);
+    tc_real t[4];
+    lv_total4(s[0], s[1], s[2], s[3], out);
+    lv_total4(s[4], s[5], s[6], s[6], t);
+    out[4] = t[0], out[5] = t[1], out[6] = t[2];
 }
 
 // Coordinates of the gathered surfels in the frame of the fit: u, v along t1, t2 (in units
@@ -821,8 +942,10 @@ TC_VECTOR_CLONES static void height_moments(const gather* g, tc_real mom[15], tc
         a3 = lv_madd(a3, wu, u), a4 = lv_madd(a4, wu, v), a5 = lv_madd(a5, wv, v);
         a6 = lv_add(a6, z), a7 = lv_madd(a7, z, u), a8 = lv_madd(a8, z, v);
     }
-    mom[0] = lv_total(a0), mom[1] = lv_total(a1), mom[2] = lv_total(a2), mom[3] = lv_total(a3), mom[4] = lv_total(a4);
-    mom[5] = lv_total(a5), rz[0] = lv_total(a6), rz[1] = lv_total(a7), rz[2] = lv_total(a8);
+    lv_total4(a0, a1, a2, a3, mom);
+    tc_real t[4];
+    lv_total4(a4, a5, a6, a7, t);
+    mom[4] = t[0], mom[5] = t[1], rz[0] = t[2], rz[1] = t[3], rz[2] = lv_total(a8);
     lanes b0 = z0, b1 = z0, b2 = z0, b3 = z0, b4 = z0, b5 = z0, b6 = z0, b7 = z0, b8 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes w = lv_load(g->w + q), u = lv_load(g->u + q), v = lv_load(g->v + q);
@@ -831,14 +954,16 @@ TC_VECTOR_CLONES static void height_moments(const gather* g, tc_real mom[15], tc
         b4 = lv_madd(b4, lv_mul(wuu, u), u), b5 = lv_madd(b5, lv_mul(wuu, u), v), b6 = lv_madd(b6, lv_mul(wuu, v), v);
         b7 = lv_madd(b7, lv_mul(wuv, v), v), b8 = lv_madd(b8, lv_mul(wvv, v), v);
     }
-    mom[6] = lv_total(b0), mom[7] = lv_total(b1), mom[8] = lv_total(b2), mom[9] = lv_total(b3), mom[10] = lv_total(b4);
-    mom[11] = lv_total(b5), mom[12] = lv_total(b6), mom[13] = lv_total(b7), mom[14] = lv_total(b8);
+    lv_total4(b0, b1, b2, b3, mom + 6);
+    lv_total4(b4, b5, b6, b7, mom + 10);
+    mom[14] = lv_total(b8);
     lanes c0 = z0, c1 = z0, c2 = z0;
     for (int q = 0; q < g->padded; q += LANES) {
         lanes u = lv_load(g->u + q), v = lv_load(g->v + q), z = lv_load(g->z + q), zu = lv_mul(z, u);
         c0 = lv_madd(c0, zu, u), c1 = lv_madd(c1, zu, v), c2 = lv_madd(c2, lv_mul(z, v), v);
     }
-    rz[3] = lv_total(c0), rz[4] = lv_total(c1), rz[5] = lv_total(c2);
+    lv_total4(c0, c1, c2, z0, t);
+    rz[3] = t[0], rz[4] = t[1], rz[5] = t[2];
 }
 
 // Coefficients of the weighted quadratic height fit z = c0 + c1 u + c2 v + c3 u^2 + c4 uv +
@@ -882,13 +1007,6 @@ static bool fit_gather(const tc_surfel_surface* S, gather* g, tc_vec3 x, tc_surf
         for (int i = 0; i < 6; ++i) fit->c[i] = 0;
     fit->f = tc_surfel_fit_value(fit, x);
     return true;
-}
-
-tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
-    tc_vec3 e = tc_v3_sub(y, fit->a);
-    tc_real u = tc_v3_dot(e, fit->t1) * fit->inv_h, v = tc_v3_dot(e, fit->t2) * fit->inv_h;
-    const tc_real* c = fit->c;
-    return tc_v3_dot(e, fit->n) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
 }
 
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit) {
@@ -964,7 +1082,10 @@ TC_VECTOR_CLONES static void weighted_covariance(const gather* g, tc_vec3 ca, tc
         a[0] = lv_madd(a[0], wx, dx), a[1] = lv_madd(a[1], wx, dy), a[2] = lv_madd(a[2], wx, dz);
         a[3] = lv_madd(a[3], wy, dy), a[4] = lv_madd(a[4], wy, dz), a[5] = lv_madd(a[5], lv_mul(w, dz), dz);
     }
-    for (int i = 0; i < 6; ++i) cov[i] = lv_total(a[i]);
+    tc_real t[4];
+    lv_total4(a[0], a[1], a[2], a[3], cov);
+    lv_total4(a[4], a[5], a[5], a[5], t);
+    cov[4] = t[0], cov[5] = t[1];
 }
 
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {

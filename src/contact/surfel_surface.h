@@ -106,7 +106,14 @@ bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit*
 /// (tiles): the reference the tiled fit must equal bit for bit (tests).
 bool tc_surfel_surface_fit_direct(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The model's signed height at y (m); at the fit point it is the MLS f there.
-tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y);
+/// (Inline: the seeding's Brent searches and bisections evaluate it ~30,000 times per contact
+/// call; the same operations in the same order wherever it is compiled, -ffp-contract=off.)
+static inline tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
+    tc_vec3 e = tc_v3_sub(y, fit->a);
+    tc_real u = tc_v3_dot(e, fit->t1) * fit->inv_h, v = tc_v3_dot(e, fit->t2) * fit->inv_h;
+    const tc_real* c = fit->c;
+    return tc_v3_dot(e, fit->n) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
+}
 
 /// (Re)builds the surface over count points s with normals n (arrays must outlive it; S starts
 /// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.

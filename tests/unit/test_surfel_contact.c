@@ -122,6 +122,43 @@ static void test_mls_tiled_fits_match_direct_fits(void** state) {
     tc_free(x, Q * sizeof(tc_vec3));
 }
 
+// tc_surfel_surface_reaches (stops at the first surfel within the reach, scanning the rows
+// from the middle of the ball out) says whether any surfel lies within TC_SURFEL_REACH h: the
+// brute-force answer, for points on the sphere, in shells straddling the reach inside and
+// outside it, and anywhere in a box beyond the grid.
+static void test_mls_reaches_matches_brute_force(void** state) {
+    (void)state;
+    enum { N = 1500, Q = 4000 };
+    tc_vec3* s = tc_alloc(N * sizeof(tc_vec3));
+    tc_vec3* n = tc_alloc(N * sizeof(tc_vec3));
+    tc_real golden = TC_PI * (3 - sqrt(5.0));
+    for (int i = 0; i < N; ++i) {
+        tc_real z = 1 - 2 * (i + 0.5) / N, r = sqrt(1 - z * z);
+        n[i] = tc_v3(r * cos(golden * i), r * sin(golden * i), z);
+        s[i] = n[i];
+    }
+    tc_real h = 1.5 * sqrt(4 * TC_PI / N), reach2 = (TC_SURFEL_REACH * h) * (TC_SURFEL_REACH * h);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, h));
+    uint32_t seed = 5;
+    int yes = 0, no = 0;
+    for (int q = 0; q < Q; ++q) {
+        tc_vec3 x, dir = tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5));
+        if (q % 4 == 0) x = dir;
+        else if (q % 4 == 1) x = tc_v3_scale(dir, 1 + (2.6 + 0.8 * rnd(&seed)) * h); // outside, near the reach
+        else if (q % 4 == 2) x = tc_v3_scale(dir, 1 - (2.6 + 0.8 * rnd(&seed)) * h); // inside, near the reach
+        else x = tc_v3(3 * rnd(&seed) - 1.5, 3 * rnd(&seed) - 1.5, 3 * rnd(&seed) - 1.5);
+        bool brute = false;
+        for (int i = 0; i < N && !brute; ++i) brute = tc_v3_len2(tc_v3_sub(s[i], x)) <= reach2;
+        assert_int_equal(tc_surfel_surface_reaches(&S, x), brute);
+        yes += brute, no += !brute;
+    }
+    assert_true(yes > Q / 4 && no > Q / 8); // both answers well exercised
+    tc_surfel_surface_free(&S);
+    tc_free(s, N * sizeof(tc_vec3));
+    tc_free(n, N * sizeof(tc_vec3));
+}
+
 // The weights are cut off at TC_SURFEL_CUTOFF h: a surfel just beyond leaves the fit at x
 // untouched, one just inside moves it. Far off the surface (fewer than 8 surfels within the
 // cut-off) a fit takes the surfels within the reach, 3h, and fails beyond it.
@@ -857,6 +894,7 @@ int main(void) {
         cmocka_unit_test_setup(test_brent_known_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_sphere_projection_inside_and_normals, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_tiled_fits_match_direct_fits, tc_test_setup_log),
+        cmocka_unit_test_setup(test_mls_reaches_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_mls_cutoff_and_reach, tc_test_setup_log),
         cmocka_unit_test_setup(test_deep_overlap_has_no_hole, tc_test_setup_log),
         cmocka_unit_test_setup(test_equal_stiffness_contact_surface_is_midway, tc_test_setup_log),
