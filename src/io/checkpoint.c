@@ -15,7 +15,7 @@ static const char k_magic[8] = {'T', 'A', 'C', 'T', 'U', 'S', 'C', 'K'};
 // 2: the quasi-rigid stats gained cg_steps and fallbacks (and are written field by field)
 // 3: tet bodies keep a third earlier velocity change (dv_prev2, the CG's warm start)
 // 4: quasi-rigid bodies keep the energy ledgers of their open contacts (the passivity cap)
-enum { k_version = 4 };
+enum { k_version = 5 };
 static const int64_t k_byte_order = 0x0102030405060708;
 static const int64_t k_trailer = 0x444E454B43435454; // "TTCCKEND" read backwards
 

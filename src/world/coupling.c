@@ -33,26 +33,45 @@ static tc_real damping_rate(const tc_world* w, bool explicit_penalty, tc_real h)
     return explicit_penalty ? fmax(0, fmin(c, 2 * omega - omega * omega * h)) : c;
 }
 
-// Samples of a against immovable b when a integrates such contacts itself: those inside b and
-// those close enough to reach it within the sub-step (the kind's stiff contact must meet them
-// before they are deep: a fast body would otherwise cross a thin wall between two sub-steps).
-static void samples_against_static(tc_world* w, pair_side a, pair_side b, tc_real h, bool record, tc_real mu) {
+// How fast b's surface may move (m/s): 0 for static geometry.
+static tc_real body_speed(tc_world* w, pair_side b) {
+    if (w->slots.data[b.slot].kind == TC_BODY_STATIC || !b.ops->linear_velocity) return 0;
+    tc_aabb box = b.ops->body_aabb(w, b.index);
+    tc_real spin = b.ops->angular_velocity ? tc_v3_len(b.ops->angular_velocity(w, b.index)) : 0;
+    return tc_v3_len(b.ops->linear_velocity(w, b.index)) + spin * 0.5 * tc_v3_len(tc_v3_sub(box.hi, box.lo));
+}
+
+// Samples of a against b (static geometry, or a dynamic rigid body) when a integrates such
+// contacts itself: those inside b and those close enough to reach it within the sub-step (the
+// kind's stiff contact must meet them before they are deep: a fast body would otherwise cross a
+// thin wall between two sub-steps).
+static void samples_against_own(tc_world* w, pair_side a, pair_side b, tc_real h, bool record, tc_real mu) {
     int n = a.ops->surface_point_count(w, a.index);
+    bool is_static = w->slots.data[b.slot].kind == TC_BODY_STATIC;
     tc_aabb box_b = b.ops->body_aabb(w, b.index);
+    tc_real speed_b = body_speed(w, b);
     for (int k = 0; k < n; ++k) {
         tc_vec3 p, v, normal, friction = tc_v3_zero();
         tc_real m;
         a.ops->surface_point(w, a.index, k, &p, &v, &m);
-        tc_real reach = h * tc_v3_len(v);
+        tc_real reach = h * (tc_v3_len(v) + speed_b);
         if (!tc_aabb_contains_point(tc_aabb_inflate(box_b, reach), p)) continue;
         tc_real d = b.ops->signed_distance_near ? b.ops->signed_distance_near(w, b.index, p, reach, &normal)
                                                 : b.ops->signed_distance(w, b.index, p, &normal);
-        if (d >= 1e299 || (d >= 0 && d >= -h * tc_v3_dot(v, normal))) continue;
-        tc_real fn = a.ops->static_contact(w, a.index, k, normal, d, mu, h, &friction);
+        if (d >= 1e299) continue;
+        tc_vec3 vrel = is_static ? v : tc_v3_sub(v, b.ops->velocity_at(w, b.index, -1, p));
+        if (d >= 0 && d >= -h * tc_v3_dot(vrel, normal)) continue;
+        tc_real fn = a.ops->static_contact(w, a.index, k, is_static ? -1 : b.slot, normal, d, mu, h, &friction);
         if (!record || d >= 0) continue;
         tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, friction, 0};
         tc_world_add_contact(w, &c);
     }
+}
+
+// True when a takes its contacts with b itself (static_contact).
+static bool own_contact(const tc_world* w, pair_side a, pair_side b) {
+    uint8_t kind = w->slots.data[b.slot].kind;
+    return a.ops->static_contact && (kind == TC_BODY_STATIC || (kind == TC_BODY_RIGID && a.ops->rigid_contacts));
 }
 
 // The fastest surface sample of a body (m/s): how far outside a static body's box its samples
@@ -69,10 +88,10 @@ static tc_real max_sample_speed(tc_world* w, pair_side a) {
 }
 
 static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bool record) {
-    if (a.ops->static_contact && w->slots.data[b.slot].kind == TC_BODY_STATIC) {
+    if (own_contact(w, a, b)) {
         tc_material ma = a.ops->material ? a.ops->material(w, a.index) : (tc_material){0.6, 0};
         tc_material mb = b.ops->material ? b.ops->material(w, b.index) : (tc_material){0.6, 0};
-        samples_against_static(w, a, b, h, record, sqrt(ma.friction * mb.friction));
+        samples_against_own(w, a, b, h, record, sqrt(ma.friction * mb.friction));
         return;
     }
     int n = a.ops->surface_point_count(w, a.index);
@@ -119,9 +138,9 @@ void tc_coupling_penalty_sdf(tc_world* w, tc_real h) {
             pair_side b = {tc_kind_ops_of((tc_body_kind)sj->kind), sj->index, j};
             if (!a.ops || !b.ops) continue;
             tc_aabb box_a = a.ops->body_aabb(w, a.index);
-            if (sj->kind == TC_BODY_STATIC && a.ops->static_contact) { // samples may reach b within the sub-step
+            if (own_contact(w, a, b)) { // samples may reach b within the sub-step
                 if (reach < 0) reach = h * max_sample_speed(w, a);
-                box_a = tc_aabb_inflate(box_a, reach);
+                box_a = tc_aabb_inflate(box_a, reach + h * body_speed(w, b));
             }
             if (!tc_aabb_overlap(box_a, b.ops->body_aabb(w, b.index))) continue;
             if (a.ops->surface_point_count && b.ops->signed_distance) samples_against(w, a, b, h, record);

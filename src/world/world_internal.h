@@ -62,12 +62,17 @@ typedef struct tc_kind_ops {
     tc_vec3 (*velocity_at)(const tc_world* w, int index, int k, tc_vec3 p);
     /// Adds force f (N) at world point p (k = surface sample receiving it, or -1 for "at p").
     void (*apply_point_force)(tc_world* w, int index, int k, tc_vec3 p, tc_vec3 f);
-    /// Optional: surface sample k touches immovable geometry, or may within this sub-step of h
-    /// s: the plane with outward normal n at signed distance d (m, < 0 inside), friction mu.
-    /// The kind integrates the contact itself within its own steps (stiffer than a force held
-    /// over the sub-step) and returns the normal force (N) it exerts now, for the records, and
-    /// its friction force in *friction (N, tangential).
-    tc_real (*static_contact)(tc_world* w, int index, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction);
+    /// Optional: surface sample k touches immovable geometry (other_slot -1) or, when
+    /// `rigid_contacts`, the dynamic rigid body in world slot other_slot, or may within this
+    /// sub-step of h s: the plane with outward normal n at signed distance d (m, < 0 inside),
+    /// friction mu. The kind integrates the contact itself within its own steps (stiffer than a
+    /// force held over the sub-step), a rigid body through a proxy whose change it gives the body
+    /// after its integration, and returns the normal force (N) it exerts now, for the records,
+    /// and its friction force in *friction (N, tangential).
+    tc_real (*static_contact)(tc_world* w, int index, int k, int32_t other_slot, tc_vec3 n, tc_real d, tc_real mu, tc_real h,
+                              tc_vec3* friction);
+    /// The kind's static_contact takes contacts with dynamic rigid bodies too.
+    bool rigid_contacts;
     /// Effective mass (kg) a contact at sample k / point p sees; 0 = immovable.
     tc_real (*contact_mass)(const tc_world* w, int index, int k);
     /// Surface material of the body (friction, restitution).

@@ -47,9 +47,10 @@ typedef struct tc_points_material {
     tc_real yield, creep, max_plastic;
 } tc_points_material;
 
-/// A surfel against immovable geometry over one sub-step, linearised: the plane with normal n
-/// at signed distance d (m, < 0 inside) from the surfel at the sub-step's start. The body
-/// integrates it within its own sub-steps (tc_points_integrate), as stiff as they allow.
+/// A surfel against static geometry or a dynamic rigid body over one sub-step, linearised: the
+/// plane with normal n at signed distance d (m, < 0 inside) from the surfel at the sub-step's
+/// start, moving with the rigid body's proxy (if any). The body integrates it within its own
+/// sub-steps (tc_points_integrate), as stiff as they allow.
 typedef struct tc_points_static_contact {
     int k;               ///< surfel
     tc_vec3 n;           ///< outward normal of the geometry
@@ -57,7 +58,26 @@ typedef struct tc_points_static_contact {
     tc_real mu;          ///< Coulomb friction coefficient
     tc_real omega, zeta; ///< rad/s lower bound of the contact frequency, damping ratio
     tc_real push_max;    ///< m/s: the spring rests while the surfel leaves faster than this
+    int proxy;           ///< index in the body's proxies, or -1: immovable geometry
+    tc_vec3 arm;         ///< m, the surfel relative to the proxy's centre of mass at the start
+    tc_vec3 v_other;     ///< m/s, the other body's velocity at the surfel at the start (records)
 } tc_points_static_contact;
+
+/// A dynamic rigid body as the point body meets it within its internal steps: a copy that takes
+/// every contact impulse at once (its velocities change within the sub-step); the summed impulse
+/// reaches the real body as a force over the next sub-step (points_ops.c), so that the rigid
+/// solver meets it together with the body's other contacts.
+typedef struct tc_points_proxy {
+    int rigid;            ///< index in the rigid store
+    tc_real inv_mass;     ///< 1/kg
+    tc_mat3 inv_inertia;  ///< world inverse inertia at the sub-step's start
+    tc_vec3 v1, w1;       ///< its velocities after its own integration over the sub-step
+    tc_vec3 v, w;         ///< v1, w1 plus the impulses so far
+    tc_vec3 dx, dtheta;   ///< m, rad: the extra motion of those impulses
+    tc_vec3 impulse, angular_impulse; ///< N s, N m s about its com: what the body took
+    tc_real msum;         ///< kg, the surfel masses registered against it (its mass is shared among them)
+    bool touched;
+} tc_points_proxy;
 
 typedef struct tc_points_body {
     int32_t slot;
@@ -103,6 +123,7 @@ typedef struct tc_points_body {
     TC_ARRAY(tc_vec3) contact_normals;
     /// Contacts with immovable geometry registered for the coming sub-step (points_contact.c).
     TC_ARRAY(tc_points_static_contact) static_contacts;
+    TC_ARRAY(tc_points_proxy) proxies; ///< dynamic rigid bodies met this sub-step
     tc_real static_dt;              ///< s, the internal step the registered contacts will take
     uint8_t* surfel_colliding;      ///< 1 when the surfel is replaced by the contact surface
 } tc_points_body;
@@ -169,9 +190,13 @@ tc_real tc_points_static_contact_normal_force(const tc_points_static_contact* c,
 /// The friction force (N) of a static contact with normal force fn on a surfel of mass m moving
 /// at v: Coulomb, no more than stops the sliding within dt.
 tc_vec3 tc_points_static_contact_friction(const tc_points_static_contact* c, tc_real m, tc_real fn, tc_vec3 v, tc_real dt);
-/// Adds the static contacts' forces at the present state to f (phyxel forces), the surfels'
-/// motion measured from the phyxel positions x_start of the sub-step's start.
-void tc_points_static_contacts_apply(const tc_points_body* b, const tc_vec3* x_start, tc_real dt, tc_vec3* f);
+/// Adds the contacts' forces at the present state to f (phyxel forces), the surfels' motion
+/// measured from the phyxel positions x_start of the sub-step's start, tau s into it; the
+/// proxies take the reactions over the internal step dt (and move on by it).
+void tc_points_static_contacts_apply(tc_points_body* b, const tc_vec3* x_start, tc_real tau, tc_real dt, tc_vec3* f);
+/// The proxy of the rigid body with store index `rigid` (made on first use from its present
+/// state; its msum grows by m); -1 when out of memory.
+int tc_points_proxy_for(tc_points_body* b, int rigid, tc_real inv_mass, tc_mat3 inv_inertia, tc_real m);
 /// Rebuilds the MLS surface over the current surfels; false when out of memory.
 bool tc_points_build_surface(tc_points_body* b);
 /// Checkpoint hooks (points_state.c).

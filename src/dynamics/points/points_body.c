@@ -67,6 +67,7 @@ void tc_points_body_free(tc_points_body* b) {
     tc_array_free(&b->contact_points);
     tc_array_free(&b->contact_normals);
     tc_array_free(&b->static_contacts);
+    tc_array_free(&b->proxies);
     tc_free(b, sizeof *b);
 }
 

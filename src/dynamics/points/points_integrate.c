@@ -103,7 +103,7 @@ void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
         tc_points_compute_gradients(b);
         tc_points_elastic_forces(b, f);
         pair_damping(b, f);
-        if (x_start) tc_points_static_contacts_apply(b, x_start, dt, f);
+        if (x_start) tc_points_static_contacts_apply(b, x_start, s * dt, dt, f);
         for (int i = 0; i < b->np; ++i) {
             if (b->pinned[i]) { b->v[i] = tc_v3_zero(); continue; }
             b->v[i] = tc_v3_madd(b->v[i], dt / b->m[i], f[i]);

@@ -3,6 +3,7 @@
 #include "contact/surfel_contact.h"
 #include "core/parallel.h"
 #include "dynamics/nodal.h"
+#include "dynamics/rigid/rigid.h"
 
 void tc_points_remove_body(tc_world* w, int index);
 void tc_points_destroy_store(tc_world* w);
@@ -24,8 +25,30 @@ static void integrate(tc_world* w, tc_real h) {
     tc_points_store* s = tc_points_store_of(w);
     int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
     tc_vec3 g = w->def.gravity;
+    tc_rigid_store* rs = tc_rigid_store_of(w);
+    for (int b = 0; b < count; ++b) // the rigid bodies have integrated: the proxies start from them
+        for (int k = 0; k < s->bodies.data[b]->proxies.count; ++k) {
+            tc_points_proxy* p = &s->bodies.data[b]->proxies.data[k];
+            const tc_rigid_body* r = &rs->bodies.data[p->rigid];
+            p->v1 = p->v = r->v, p->w1 = p->w = r->w;
+        }
     TC_PARALLEL_FOR(threads)
     for (int b = 0; b < count; ++b) tc_points_integrate(s->bodies.data[b], g, h);
+    for (int b = 0; b < count; ++b) { // in body order: the same sums on any thread count
+        tc_points_body* pb = s->bodies.data[b];
+        for (int k = 0; k < pb->proxies.count; ++k) {
+            const tc_points_proxy* p = &pb->proxies.data[k];
+            if (!p->touched) continue;
+            // Over the next sub-step, with the body's other contacts: applied to it at once, after
+            // the rigid solver's sub-step, the reaction pushed a box carrying a point slab into the
+            // ground (1.5 mm, jittering) before the solver could meet it.
+            tc_rigid_body* r = &rs->bodies.data[p->rigid];
+            r->lag_force = tc_v3_madd(r->lag_force, 1 / h, p->impulse);
+            r->lag_torque = tc_v3_madd(r->lag_torque, 1 / h, p->angular_impulse);
+            r->awake = true, r->sleep_time = 0;
+        }
+        tc_array_clear(&pb->proxies);
+    }
 }
 
 static void end_step(tc_world* w, tc_real dt) {
@@ -77,9 +100,20 @@ static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
     tc_points_distribute_force(b, p, f);
 }
 
-static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
-    tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio, w->def.contact_push_max_velocity};
-    return tc_points_add_static_contact(body(w, i), &c, h, friction);
+static tc_real static_contact(tc_world* w, int i, int k, int32_t other_slot, tc_vec3 n, tc_real d, tc_real mu, tc_real h,
+                              tc_vec3* friction) {
+    tc_points_body* b = body(w, i);
+    tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio,
+                                  w->def.contact_push_max_velocity, -1, tc_v3_zero(), tc_v3_zero()};
+    if (other_slot >= 0) { // a dynamic rigid body: met through its proxy
+        int index = w->slots.data[other_slot].index;
+        const tc_rigid_body* r = &tc_rigid_store_of(w)->bodies.data[index];
+        c.proxy = tc_points_proxy_for(b, index, r->inv_mass, r->inv_inertia_world, b->surfel_mass[k]);
+        if (c.proxy < 0) return 0; // out of memory: this surfel goes without
+        c.arm = tc_v3_sub(b->s[k], r->com);
+        c.v_other = tc_rigid_velocity_at(r, b->s[k]);
+    }
+    return tc_points_add_static_contact(b, &c, h, friction);
 }
 
 static tc_real contact_mass(const tc_world* w, int i, int k) {
@@ -275,6 +309,7 @@ const tc_kind_ops tc_points_kind_ops = {
     .velocity_at = velocity_at,
     .apply_point_force = apply_point_force,
     .static_contact = static_contact,
+    .rigid_contacts = true,
     .contact_mass = contact_mass,
     .material = material,
     .energy = energy,

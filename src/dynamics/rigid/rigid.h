@@ -21,6 +21,10 @@ typedef struct tc_rigid_body {
     tc_mat3 inv_inertia_world;
     tc_vec3 force, torque;   ///< this sub-step's accumulated force (N) and torque about com (N m)
     tc_vec3 user_force, user_torque; ///< applied by tc_body_apply_force, kept for one step
+    /// The reactions of deformable bodies met through proxies in the last sub-step (N, N m
+    /// about com), applied over the next one, when the solver meets them with the body's other
+    /// contacts (points_ops.c)
+    tc_vec3 lag_force, lag_torque;
     tc_material material;
     tc_real linear_damping, angular_damping;
     tc_contact_method contact_method;

@@ -16,8 +16,9 @@ static void apply_forces(tc_world* w, tc_real h) {
     tc_rigid_store* s = tc_rigid_store_of(w);
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_rigid_body* b = &s->bodies.data[i];
-        b->force = b->user_force;
-        b->torque = b->user_torque;
+        b->force = tc_v3_add(b->user_force, b->lag_force);
+        b->torque = tc_v3_add(b->user_torque, b->lag_torque);
+        b->lag_force = b->lag_torque = tc_v3_zero();
     }
 }
 

@@ -109,7 +109,8 @@ static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
 // approach is stopped within a step; at 60 Hz a 5 cm tet ball thrown at 6 m/s passed through a
 // static ball of its size). A vertex that will only reach the geometry within the step (d >= 0)
 // gets the spring alone; the spring rests while the vertex leaves faster than push_max.
-static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
+static tc_real static_contact(tc_world* w, int i, int k, int32_t other_slot, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
+    (void)other_slot; // static geometry only (rigid_contacts is false)
     tc_tet_body* b = body(w, i);
     int v = b->surf[k];
     if (b->fixed[v]) return 0;
