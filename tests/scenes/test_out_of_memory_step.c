@@ -297,6 +297,7 @@ static bool try_failing(const oom_case* c, int warm, int n, int64_t bytes, int* 
     tc_world* w = warm_world(c, warm);
     tc_error e;
     tc_error_clear(&e);
+    int logged = s_logged_errors;
     arm(n);
     tc_result r = tc_world_step(w, &e);
     bool failed = s_alloc_count > n;
@@ -307,6 +308,8 @@ static bool try_failing(const oom_case* c, int warm, int n, int64_t bytes, int* 
         fail_msg("%s: allocation %d: out of memory without a message", c->name, n);
     if (r == TC_RESULT_OUT_OF_MEMORY && !failed) fail_msg("%s: out of memory but no allocation failed: %s", c->name, e.message);
     *oom_results += r == TC_RESULT_OUT_OF_MEMORY;
+    if (getenv("TC_OOM_TRACE") && failed && r == TC_RESULT_OK && s_logged_errors == logged)
+        fprintf(stderr, "%s: allocation %d of step %d failed silently\n", c->name, n, warm);
     for (int s = 1; s <= 2; ++s) step_ok(w, c->name, warm + s); // checks every body is finite
     tc_world_destroy(w);
     if (tc_get_byte_count() != bytes)
