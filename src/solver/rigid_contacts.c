@@ -213,7 +213,10 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
         tc_rigid_update_derived(b);
     }
     tc_solver* sv = solver_of(s);
-    if (!sv) return;
+    if (!sv) {
+        tc_world_out_of_memory(w, "rigid solver: out of memory creating it; no rigid contacts this step");
+        return;
+    }
     if (!broadphase(s, sv, dt)) tc_world_out_of_memory(w, "rigid broadphase: out of memory; some body pairs are not collided this step");
     tc_pair_manifold* old = sv->pairs.data;
     int old_count = sv->pairs.count, old_capacity = sv->pairs.capacity;
