@@ -214,13 +214,8 @@ void tc_world_out_of_memory(tc_world* w, const char* fmt, ...) {
     va_start(args, fmt);
     vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    int expected = 0;
-    if (!atomic_compare_exchange_strong(&w->oom_reported, &expected, 1)) {
-        tc_log(TC_LOG_DEBUG, TC_RESULT_OUT_OF_MEMORY, "%s", text);
-        return;
-    }
-    memcpy(w->oom_message, text, sizeof text);
-    tc_log(TC_LOG_ERROR, TC_RESULT_OUT_OF_MEMORY, "step %lld: %s", (long long)w->step_index + 1, text);
+    int expected = 0; // the first report wins; it is logged by tc_world_step (the log need not be thread-safe)
+    if (atomic_compare_exchange_strong(&w->oom_reported, &expected, 1)) memcpy(w->oom_message, text, sizeof text);
 }
 
 const tc_contact* tc_world_get_contacts(const tc_world* w, int* count) {
@@ -323,8 +318,10 @@ tc_result tc_world_step(tc_world* w, tc_error* error) {
     w->step_index++;
     w->locked = false;
     update_stats(w, tc_wall_time() - t0);
+    bool oom = atomic_load(&w->oom_reported);
+    if (oom) tc_log(TC_LOG_ERROR, TC_RESULT_OUT_OF_MEMORY, "step %lld: %s", (long long)w->step_index, w->oom_message);
     r = check_state(w, error);
-    if (r != TC_RESULT_OK || !atomic_load(&w->oom_reported)) return r;
+    if (r != TC_RESULT_OK || !oom) return r;
     return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, NULL, "step %lld: %s", (long long)w->step_index, w->oom_message);
 }
 

@@ -158,8 +158,8 @@ tc_result tc_world_check_unlocked(const tc_world* w);
 const char* tc_world_slot_name(const tc_world* w, int32_t slot);
 
 /// A step stage ran out of memory and skipped or degraded what it names (fmt: "points body 'x':
-/// out of memory for ..."). Thread-safe; the first report of a step is kept, later ones are logged
-/// at debug level. tc_world_step returns TC_RESULT_OUT_OF_MEMORY with that message (unless a state
+/// out of memory for ..."). Thread-safe (logs nothing itself); the first report of a step is kept
+/// and logged by tc_world_step at the step's end. tc_world_step returns TC_RESULT_OUT_OF_MEMORY with that message (unless a state
 /// became non-finite, which is reported first).
 void tc_world_out_of_memory(tc_world* w, const char* fmt, ...)
 #if defined(__GNUC__)
