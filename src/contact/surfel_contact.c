@@ -6,6 +6,13 @@
 #include "contact/brent.h"
 #include <stdlib.h>
 
+// fmin and fmax (a NaN argument ignored) without the libm call on the baseline target.
+static inline tc_real real_min(tc_real a, tc_real b) { return a < b || b != b ? a : b; }
+static inline tc_real real_max(tc_real a, tc_real b) { return a > b || b != b ? a : b; }
+
+// tc_array_push without its call while there is room (most pushes here are in per-sample loops).
+#define array_push(a, value) ((a)->count < (a)->capacity ? ((a)->data[(a)->count++] = (value), true) : tc_array_push((a), (value)))
+
 void tc_surfel_contact_free(tc_surfel_contact* c) {
     tc_array_free(&c->points);
     tc_array_free(&c->normals);
@@ -116,7 +123,7 @@ static bool fits_reach(const sample_fits* sf, tc_vec3 x, tc_real h) {
 }
 typedef TC_ARRAY(sample_fits) fits_array;
 
-// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/4).
+// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h/2).
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach h/4 of the next one's first point and serves as its first
 // model (the root is then accepted or refitted exactly as with a fresh pair).
@@ -124,59 +131,66 @@ enum { FIT_BUCKETS = 4096 };
 typedef struct fit_entry { sample_fits sf; int64_t key[3]; int next; } fit_entry;
 typedef TC_ARRAY(fit_entry) fit_entry_array;
 typedef struct fit_table {
-    tc_real cell;
+    tc_real cell, inv_cell;
     int head[FIT_BUCKETS]; ///< first entry of each bucket, -1 when empty
     fit_entry_array entries;
 } fit_table;
 
 static void fit_table_init(fit_table* t, tc_real h) {
-    t->cell = 0.25 * h;
+    t->cell = 0.5 * h; // twice the reach h/4: a ball of the reach meets 2 cells per axis, not 3
+    t->inv_cell = 1 / t->cell;
     for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
     t->entries = (fit_entry_array){0};
 }
 
-// Cell coordinates of x; false when they would not fit (far or non-finite x).
+// Cell coordinates of x, floor(x / cell) taken as floor(x * inv_cell) without the libm call
+// (a cast truncates toward zero: one less below zero when it rounded up); false when they would
+// not fit (far or non-finite x). Monotone in x, as a cell range needs: a point between x - r and
+// x + r is keyed between their keys.
 static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
     for (int k = 0; k < 3; ++k) {
-        tc_real c = floor(tc_v3_get(x, k) / t->cell);
-        if (!(fabs(c) < 1e15)) return false;
-        key[k] = (int64_t)c;
+        tc_real v = tc_v3_get(x, k) * t->inv_cell;
+        if (!(fabs(v) < 1e15)) return false;
+        int64_t c = (int64_t)v;
+        key[k] = c - (v < (tc_real)c);
     }
     return true;
 }
 
-static int fit_bucket(const int64_t key[3]) {
-    uint64_t v = (uint64_t)key[0] * 0x9E3779B97F4A7C15ull ^ (uint64_t)key[1] * 0xC2B2AE3D27D4EB4Full ^ (uint64_t)key[2] * 0x165667B19E3779F9ull;
-    return (int)((v >> 40) & (FIT_BUCKETS - 1));
-}
+// The hash of a cell, the sum of one term per axis (hashed once per row in the walks below).
+static uint64_t hash_x(int64_t k) { return (uint64_t)k * 0x9E3779B97F4A7C15ull; }
+static uint64_t hash_y(int64_t k) { return (uint64_t)k * 0xC2B2AE3D27D4EB4Full; }
+static uint64_t hash_z(int64_t k) { return (uint64_t)k * 0x165667B19E3779F9ull; }
+static int bucket_of(uint64_t v) { return (int)((v >> 40) & (FIT_BUCKETS - 1)); }
+static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) ^ hash_y(key[1]) ^ hash_z(key[2])); }
 
 static void fit_table_add(fit_table* t, const sample_fits* sf) {
     fit_entry e = {*sf, {0, 0, 0}, -1};
     if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
     int b = fit_bucket(e.key);
     e.next = t->head[b];
-    tc_array_push(&t->entries, e);
+    array_push(&t->entries, e);
     t->head[b] = t->entries.count - 1;
 }
 
 // The entry whose fits both reach x (within h/4) and whose A point is closest to it, or NULL.
 static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
     int64_t lo[3], hi[3];
-    if (!fit_cell(t, tc_v3_sub(x, tc_v3(t->cell, t->cell, t->cell)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(t->cell, t->cell, t->cell)), hi))
-        return NULL;
+    tc_real w = 0.25000025 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
+    if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return NULL;
     const sample_fits* best = NULL;
     tc_real best_d = INFINITY;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
-                int64_t key[3] = {cx, cy, cz};
-                for (int i = t->head[fit_bucket(key)]; i >= 0; i = t->entries.data[i].next) {
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
+            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
+                for (int i = t->head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = t->entries.data[i].next) {
                     const fit_entry* e = &t->entries.data[i];
                     if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz || !fits_reach(&e->sf, x, h)) continue;
                     tc_real d = tc_v3_dist(x, e->sf.at_a);
                     if (d < best_d) { best_d = d; best = &e->sf; }
                 }
-            }
+        }
     return best;
 }
 
@@ -192,9 +206,10 @@ typedef struct cover_set {
     bool lost; ///< a point fell outside the cells (far or non-finite): the set no longer decides exactly
 } cover_set;
 
-static void cover_init(cover_set* c, tc_real radius) {
-    fit_table_init(&c->cells, 1.0); // cell = radius (fit_table_init takes h and keeps h/4)
-    c->cells.cell = radius;
+static void cover_init(cover_set* c, tc_real cell) {
+    fit_table_init(&c->cells, 1.0); // (only for the bucket heads: the cell is set below)
+    c->cells.cell = cell;
+    c->cells.inv_cell = 1 / cell;
     c->entries = (cover_entry_array){0};
     c->lost = false;
 }
@@ -207,12 +222,12 @@ static void cover_add(cover_set* c, tc_vec3 x) {
     }
     int b = fit_bucket(e.key);
     e.next = c->cells.head[b];
-    tc_array_push(&c->entries, e);
+    array_push(&c->entries, e);
     c->cells.head[b] = c->entries.count - 1;
 }
 
-// True when a kept sample is within r (< the cell size) of x: the cells the ball meets, at
-// most 2 along each axis. (The same test as the resampling's: |p - x|^2 <= r^2.)
+// True when a kept sample is within r (at most half the cell size) of x: the cells the ball
+// meets, 2 along each axis (3 where it ends within rounding of a cell boundary). (The same test as the resampling's: |p - x|^2 <= r^2.)
 static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     int64_t lo[3], hi[3];
     tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
@@ -222,14 +237,14 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     }
     tc_real r2 = r * r;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy)
-            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
-                int64_t key[3] = {cx, cy, cz};
-                for (int i = c->cells.head[fit_bucket(key)]; i >= 0; i = c->entries.data[i].next) {
+        for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
+            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
+                for (int i = c->cells.head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = c->entries.data[i].next) {
                     const cover_entry* e = &c->entries.data[i];
                     if (e->key[0] == cx && e->key[1] == cy && e->key[2] == cz && tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
                 }
-            }
+        }
     return false;
 }
 
@@ -242,7 +257,7 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
 // wrong prediction still lands within ~0.75 spacing of a kept sample, which covers it.)
 static tc_real cover_skip_radius(const tc_surfel_fit* fo, tc_real spacing) {
     const tc_real* c = fo->c;
-    tc_real kappa = 2 * (fmax(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * fo->inv_h * fo->inv_h, len = fabs(fo->f);
+    tc_real kappa = 2 * (real_max(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * fo->inv_h * fo->inv_h, len = fabs(fo->f);
     return 0.5 * spacing - (0.025 * spacing + 0.4 * kappa * len * len);
 }
 
@@ -302,27 +317,27 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
 // the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
 // fits that reach it as the next model (first round only), else both surfaces are fitted there.
-static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
+// (node is the caller's and is changed: it ends as the last model.)
+static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
                          sample_fits* sf) {
     seg_node root;
     for (int round = 0; round < 4; ++round) {
-        m->at = &node;
+        m->at = node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
         if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
         tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
-        sample_fits trial = {true, node.at_a, node.at_b, node.fa, node.fb};
-        if (fits_reach(&trial, x, h)) { // within the fits' trusted reach
-            *fa = tc_surfel_fit_value(&node.fa, x);
-            *fb = tc_surfel_fit_value(&node.fb, x);
-            *sf = trial;
+        if (tc_v3_dist(x, node->at_a) < 0.25 * h && tc_v3_dist(x, node->at_b) < 0.25 * h) { // within the fits' reach (fits_reach)
+            *fa = tc_surfel_fit_value(&node->fa, x);
+            *fb = tc_surfel_fit_value(&node->fb, x);
+            keep_fits(node, sf);
             return true;
         }
         const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
         if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
-            node.fa = shared->fa;
-            node.fb = shared->fb;
-            node.at_a = shared->at_a;
-            node.at_b = shared->at_b;
+            node->fa = shared->fa;
+            node->fb = shared->fb;
+            node->at_a = shared->at_a;
+            node->at_b = shared->at_b;
             continue;
         }
         if (!fit_node(m, *t, &root)) return false;
@@ -331,7 +346,7 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc
         keep_fits(&root, sf);
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
         if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
-        node = root;
+        *node = root;
     }
     return false;
 }
@@ -342,7 +357,7 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node node, tc
 static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
                                 int k, const tc_surfel_fit* fo, const fit_table* table, tc_vec3* out, bool* inside, sample_fits* sf) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
-    tc_real h = fmin(A->surface.h, B->surface.h), len = fabs(fo->f);
+    tc_real h = real_min(A->surface.h, B->surface.h), len = fabs(fo->f);
     *inside = true;
     sf->valid = false;
     if (len < 1e-12) { *out = s; return true; }
@@ -371,7 +386,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     } else if (!fit_node(&m, t0, &node))
         return false;
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, table, node, len, h, &t, &fa, &fb, sf)) return false;
+    if (!root_on_fits(&m, table, &node, len, h, &t, &fa, &fb, sf)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
@@ -384,7 +399,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // h/4 of the fits' points is accepted on them (their values answer the inside test); one that
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
-    tc_real h = fmin(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
+    tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
     sample_fits local = {0};
     if (!sf) sf = &local;
     for (int round = 0; round < 4; ++round) {
@@ -445,7 +460,7 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
             if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
             fits->data[w] = fits->data[i];
             pts->data[w++] = moved[i];
-            if (it == iterations - 1) tc_array_push(refs, ref);
+            if (it == iterations - 1) array_push(refs, ref);
         }
         pts->count = fits->count = w;
     }
@@ -500,7 +515,7 @@ typedef TC_ARRAY(gap) gap_array;
 
 // Inserts g into found, kept sorted by (key, j).
 static void gap_insert(gap_array* found, gap g) {
-    tc_array_push(found, g);
+    array_push(found, g);
     int pos = found->count - 1;
     gap* f = found->data;
     while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
@@ -518,12 +533,18 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
     // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
     // covering sample is most often among them (the scan below stops at the first).
-    for (int q = 0; q < n; ++q)
-        if (tc_v3_dist(pi, pts->data[nb[q]]) < 1.5 * spacing) {
-            int t = nb[q];
-            nb[q] = nb[inner];
-            nb[inner++] = t;
-        }
+    // Branch-free (about half are closer): the swap is made for every sample and only counts
+    // for the closer ones. |d| < 1.5 spacing is decided on the squared distance except within
+    // 1e-12 of the boundary, where the square root answers (the same test as tc_v3_dist's).
+    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    for (int q = 0; q < n; ++q) {
+        tc_real d2 = tc_v3_len2(tc_v3_sub(pi, pts->data[nb[q]]));
+        int closer = d2 < below || (d2 <= above && sqrt(d2) < c);
+        int a = nb[q], b = nb[inner];
+        nb[q] = closer ? b : a;
+        nb[inner] = closer ? a : b;
+        inner += closer;
+    }
     for (int q = inner; q < n; ++q) {
         int j = nb[q];
         if (j <= i) continue;
@@ -567,7 +588,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
             }
         } else
             gaps_of(pts, spacing, order, swapped, grid, nb, i, found);
-        for (int f = 0; f < found->count; ++f) tc_array_push(all, found->data[f]);
+        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
 }
 
@@ -593,7 +614,7 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     cand->count = all->count = 0;
     if (swapped && nb && touched) { // (else no candidates: the gaps stay)
         pair_gaps(pts, spacing, &order, ax, swapped, nb, touched, grid, prev, first_new, found, all);
-        for (int g = 0; g < all->count; ++g) tc_array_push(cand, all->data[g].mid);
+        for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, count * sizeof(int));
@@ -610,7 +631,7 @@ void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spaci
         gap_candidates(&head, spacing, &grid, NULL, first_new, &found, &prev, &cand);
     }
     gap_candidates(pts, spacing, &grid, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
-    for (int c = 0; c < cand.count; ++c) tc_array_push(out, cand.data[c]);
+    for (int c = 0; c < cand.count; ++c) array_push(out, cand.data[c]);
     tc_point_grid_free(&grid);
     tc_array_free(&found);
     tc_array_free(&prev);
@@ -646,8 +667,8 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             tc_vec3 mid = cand.data[c];
             sample_fits sf = {0};
             if (!reproject(A, B, &mid, &sf, NULL)) continue;
-            tc_array_push(pts, mid);
-            tc_array_push(fits, sf);
+            array_push(pts, mid);
+            array_push(fits, sf);
             added++;
         }
         tc_free(taken, (size_t)(cand.count > 0 ? cand.count : 1));
@@ -663,13 +684,65 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
+// The phyxel balls of a body for the deep-inside test: a grid over the phyxels (cells of the
+// largest radius, built at the first test), and the ball that held the previous candidate.
+typedef struct phyxel_balls {
+    tc_point_grid grid;
+    tc_real rmax;  ///< largest phyxel radius
+    bool built;    ///< grid and rmax set (else every phyxel is tested)
+    bool tried;    ///< the build was attempted
+    int hint;      ///< the phyxel whose ball held the previous candidate, -1 none
+} phyxel_balls;
+
+static void phyxel_balls_build(const tc_points_body* b, phyxel_balls* p) {
+    p->tried = true;
+    p->rmax = 0;
+    for (int i = 0; i < b->np; ++i) p->rmax = b->rbar[i] > p->rmax ? b->rbar[i] : p->rmax;
+    p->built = p->rmax > 0 && p->rmax < 1e300 && tc_point_grid_build(&p->grid, b->x, b->np, p->rmax);
+}
+
 // A point more than 3h from every surfel of b (beyond the MLS surface's reach) is deep inside
 // b when it is within a phyxel radius of one of b's phyxels and behind b's nearest surfel p
-// (eq. 2 with p for the projection: the phyxels' balls stick out of the surface).
-static bool within_phyxels(const tc_points_body* b, tc_vec3 x) {
+// (eq. 2 with p for the projection: the phyxels' balls stick out of the surface). The ball of
+// the previous deep candidate is tested first (consecutive candidates are neighbours, mostly
+// in the same ball), then the phyxels within the largest radius: the answer is whether any
+// ball holds x, whichever is found.
+static bool within_phyxels(const tc_points_body* b, tc_vec3 x, phyxel_balls* balls) {
+    int h = balls->hint;
+    if (h >= 0 && tc_v3_len2(tc_v3_sub(b->x[h], x)) < b->rbar[h] * b->rbar[h]) return true;
+    if (!balls->tried) phyxel_balls_build(b, balls);
+    if (balls->built) {
+        const tc_point_grid* g = &balls->grid;
+        int lo[3], hi[3];
+        if (!tc_point_grid_range(g, x, balls->rmax, lo, hi)) return false;
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * g->dims[1] + cy) * g->dims[0];
+                for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+                    int i = g->items[t];
+                    if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) {
+                        balls->hint = i;
+                        return true;
+                    }
+                }
+            }
+        return false;
+    }
     for (int i = 0; i < b->np; ++i)
-        if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) return true;
+        if (tc_v3_len2(tc_v3_sub(b->x[i], x)) < b->rbar[i] * b->rbar[i]) {
+            balls->hint = i;
+            return true;
+        }
     return false;
+}
+
+// b's surfel nearest to x (tc_point_grid_nearest_from on b->s), read from the surface's copies
+// in grid order when they are b's current surfels.
+static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_real max_r) {
+    const tc_surfel_surface* S = &b->surface;
+    if (S->cs && S->s == b->s && S->grid.item_count == b->ns && S->sorted_count >= b->ns)
+        return tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r);
+    return tc_point_grid_nearest_from(&S->grid, b->s, x, r0, max_r);
 }
 
 // Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
@@ -678,14 +751,17 @@ static bool within_phyxels(const tc_points_body* b, tc_vec3 x) {
 // hint: a surfel of b (the previous deep candidate's nearest, or -1); the nearest is within
 // |x - hint| of x, so one search of that radius finds it (the same surfel as growing balls).
 #define DEEP_REACH 10
-static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, tc_surfel_fit* model) {
-    if (!within_phyxels(b, x)) return false;
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
+    if (!within_phyxels(b, x, balls)) return false;
     tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
     if (*hint >= 0) {
         tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
         if (r < r_max) r0 = r_max = r;
     }
-    int p = tc_point_grid_nearest_from(&b->surface.grid, b->s, x, r0, r_max);
+    // The first ball alone (one ball: its rows clipped to the chord), then the doubling walk:
+    // the first ball holding a surfel holds the nearest.
+    int p = nearest_surfel(b, x, r0, r0);
+    if (p < 0 && r0 < r_max) p = nearest_surfel(b, x, 2 * r0, r_max);
     if (p < 0) { model->f = 1e300; return true; }
     *hint = p;
     tc_vec3 d = tc_v3_sub(b->s[p], x);
@@ -714,18 +790,22 @@ enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
 #define CLASS_BOUND_MARGIN 0.1 // of h: the steps of the 2h truncation, the widening to 3h and the 8-surfel quadratic switch
 
 typedef struct side_class {
-    int* slot_of;       ///< per surfel of self: its candidate slot once classified, else -1
+    int* slot_of;       ///< per surfel of self: its candidate slot once classified (set only then)
+    uint64_t* classified; ///< one bit per surfel of self: classified (its slot_of is set)
     int count;          ///< candidates classified
     tc_real* lower;     ///< per slot: lower bound on f_other (exact f when fitted; -inf unknown)
     uint8_t* state;     ///< per slot: CLASS_*
     tc_surfel_fit* fit; ///< per slot: other's fit at the surfel (CLASS_SEED only)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
+    phyxel_balls balls; ///< other's phyxel balls (for candidates beyond the MLS reach)
     int ns, cap;
 } side_class;
 
 static void side_class_free(side_class* c) {
+    tc_point_grid_free(&c->balls.grid);
     tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
+    tc_free(c->classified, (size_t)(c->ns + 63) / 64 * sizeof(uint64_t));
     if (c->lower_at) tc_free(c->lower_at, (size_t)c->ns * sizeof(tc_real));
     if (c->cap) {
         tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
@@ -744,21 +824,31 @@ static void side_class_reserve(side_class* c, int nc) {
 }
 
 // The best lower bound on f_other at surfel k from its classified neighbours within h.
-static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, tc_real h) {
+// at: k's grid position. The candidates are classified in grid order, so only the positions
+// before it can hold a bound: the walk stops there.
+static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, int at, tc_real h) {
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
-    tc_real best = -INFINITY, r2 = h * h;
+    tc_real best = -INFINITY, r2 = h * h, useful = CLASS_BOUND_MARGIN * h;
     int lo[3], hi[3];
     if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            int row = (cz * g->dims[1] + cy) * g->dims[0];
-            for (int t = g->start[row + lo[0]]; t < g->start[row + hi[0] + 1]; ++t) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            if (t >= at) return best; // this row and the later ones are not classified yet
+            if (end > at) end = at;
+            for (; t < end; ++t) {
                 tc_real lower = c->lower_at[t]; // (by grid position: read in order along the row)
-                if (!(lower > CLASS_BOUND_MARGIN * h)) continue; // unclassified or too low to bound anything
+                // Unclassified, too low to bound anything, or not above the best so far (its bound
+                // is lower - 1.5 |d| <= lower): no distance needed.
+                if (!(lower > useful)) continue;
                 tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
+                if (!(d2 <= r2)) continue;
                 tc_real b = lower - CLASS_LIP * sqrt(d2);
-                if (d2 <= r2 && b > best) best = b;
+                if (b > best) {
+                    best = b;
+                    useful = best > CLASS_BOUND_MARGIN * h ? best : CLASS_BOUND_MARGIN * h;
+                }
             }
         }
     return best;
@@ -768,26 +858,29 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 // nearest surfel, or hidden without a sample when none is near) or outside.
 static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y) {
     tc_surfel_fit* fo = &c->fit[slot];
-    if (!deep_inside(other, y, &c->deep_hint, fo)) return;
+    if (!deep_inside(other, y, &c->deep_hint, &c->balls, fo)) return;
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
 // Classifies candidate k (in other's box) of self.
-static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds);
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, int at);
 
 // classify_one for the surfel at grid position t, its result kept by position for the bounds.
 static void classify_at(const tc_points_body* self, const tc_points_body* other, side_class* c, int t) {
-    classify_one(self, other, c, self->surface.grid.items[t], true);
+    classify_one(self, other, c, self->surface.grid.items[t], t);
     c->lower_at[t] = c->lower[c->count - 1];
 }
 
-static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, bool use_bounds) {
+// at: k's grid position when the candidates are walked in grid order (their bounds are used),
+// else -1 (no bounds).
+static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, int at) {
     tc_real h = other->surface.h;
     tc_vec3 y = self->s[k];
     if (c->count == c->cap) side_class_reserve(c, c->cap ? 2 * c->cap : 256);
     int slot = c->count++;
-    tc_real bound = use_bounds ? neighbour_bound(self, c, k, h) : -INFINITY;
+    tc_real bound = at >= 0 ? neighbour_bound(self, c, k, at, h) : -INFINITY;
     c->slot_of[k] = slot;
+    c->classified[k >> 6] |= (uint64_t)1 << (k & 63);
     c->state[slot] = CLASS_OUT;
     c->lower[slot] = bound;
     if (bound > CLASS_BOUND_MARGIN * h) {
@@ -812,16 +905,16 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
-    c->deep_hint = -1;
+    c->deep_hint = c->balls.hint = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
-    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int));
-    for (int k = 0; k < self->ns; ++k) c->slot_of[k] = -1;
+    c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)
+    c->classified = tc_calloc((size_t)(c->ns + 63) / 64, sizeof(uint64_t));
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
     tc_aabb box = other->aabb;
     if (exact || !g->start || g->item_count != self->ns || S->s != self->s) {
         for (int k = 0; k < self->ns; ++k)
-            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, false);
+            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
         return;
     }
     tc_vec3 mid = tc_v3_scale(tc_v3_add(box.lo, box.hi), 0.5), ext = tc_v3_sub(box.hi, box.lo);
@@ -855,7 +948,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     fit_table table;
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
     cover_set cover;
-    cover_init(&cover, spacing > 0 ? 0.5 * spacing : 1);
+    cover_init(&cover, spacing > 0 ? spacing : 1); // cells of a spacing: the balls (radius up to half a spacing) meet 2 per axis
     // Both sides classified first: room for all seeds at once (the fit table's entries and the
     // samples' fit pairs are large: no regrowth copies). The classifications do not depend on
     // the seeding.
@@ -871,31 +964,32 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
-        for (int k = 0; k < self->ns; ++k) {
-            int slot = cls[s].slot_of[k];
-            if (slot < 0 || cls[s].state[slot] == CLASS_OUT) continue;
-            self->surfel_colliding[k] = 1;
-            (*colliding)++;
-            if (cls[s].state[slot] == CLASS_HIDDEN) continue;
-            const tc_surfel_fit* fo = &cls[s].fit[slot];
-            tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
-            if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
-            tc_vec3 x;
-            bool ok;
-            sample_fits sf = {0};
-            if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
-                ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
-                sf.valid = false;
+        for (int word = 0; word < (self->ns + 63) / 64; ++word)
+            for (uint64_t bits = cls[s].classified[word]; bits; bits &= bits - 1) { // the classified surfels in index order
+                int k = word * 64 + __builtin_ctzll(bits), slot = cls[s].slot_of[k];
+                if (cls[s].state[slot] == CLASS_OUT) continue;
+                self->surfel_colliding[k] = 1;
+                (*colliding)++;
+                if (cls[s].state[slot] == CLASS_HIDDEN) continue;
+                const tc_surfel_fit* fo = &cls[s].fit[slot];
+                tc_real skip_r = spacing > 0 && !every_seed ? cover_skip_radius(fo, spacing) : 0;
+                if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
+                tc_vec3 x;
+                bool ok;
+                sample_fits sf = {0};
+                if (exact_roots || !seed_sample_on_fits(A, B, self, other, k, fo, &table, &x, &ok, &sf)) { // fits did not settle: exact path
+                    ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
+                    sf.valid = false;
+                }
+                fit_table_add(&table, &sf);
+                if (!ok) continue;
+                if (spacing > 0) {
+                    if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
+                    cover_add(&cover, x);
+                }
+                array_push(out, x);
+                if (fits) array_push(fits, sf);
             }
-            fit_table_add(&table, &sf);
-            if (!ok) continue;
-            if (spacing > 0) {
-                if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
-                cover_add(&cover, x);
-            }
-            tc_array_push(out, x);
-            if (fits) tc_array_push(fits, sf);
-        }
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
     tc_array_free(&table.entries);
@@ -937,11 +1031,11 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
             ref = tc_v3_normalize(tc_v3_sub(na, nb));
         }
         if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
-        tc_array_push(&out->points, pts.data[i]);
-        tc_array_push(&out->normals, n);
+        array_push(&out->points, pts.data[i]);
+        array_push(&out->normals, n);
         const sample_fits* sf = &fits.data[i];
-        tc_array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
-        tc_array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
+        array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
+        array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
     }
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
@@ -1028,7 +1122,7 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
     } else
         centroid = grid_centroid(pts, grid, i, rk * 1.000001, rk2, &used);
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
-    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    tc_real covered = real_max(0.5, real_min(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
 }
 
@@ -1143,7 +1237,7 @@ tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_gr
     if (rk2 > r * r) listed = sample_grid_walk(s, pts, i, rk * 1.000001); // (a walk of radius rk * 1.000001 tests the same rk2)
     tc_vec3 centroid = sample_grid_centroid(s, pts, i, listed, rk2, &used);
     tc_real offset = used ? tc_v3_len(centroid) / used : 0;
-    tc_real covered = fmax(0.5, fmin(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
+    tc_real covered = real_max(0.5, real_min(1, 1 - 0.5 * offset / (4 * rk / (3 * TC_PI))));
     return n / (covered * TC_PI * rk * rk);
 }
 
@@ -1181,8 +1275,8 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
     bool hints = c->surface_dist_a.count == c->points.count && c->surface_dist_b.count == c->points.count;
     for (int i = 0; i < c->points.count; ++i) {
         tc_vec3 x = c->points.data[i], n = c->normals.data[i];
-        int sa = tc_point_grid_nearest_from(&A->surface.grid, A->s, x, nearest_start(A, hints ? c->surface_dist_a.data[i] : 0), reach);
-        int sb = tc_point_grid_nearest_from(&B->surface.grid, B->s, x, nearest_start(B, hints ? c->surface_dist_b.data[i] : 0), reach);
+        int sa = nearest_surfel(A, x, nearest_start(A, hints ? c->surface_dist_a.data[i] : 0), reach);
+        int sb = nearest_surfel(B, x, nearest_start(B, hints ? c->surface_dist_b.data[i] : 0), reach);
         tc_vec3 f = tc_v3_zero();
         tc_real depth = 0;
         if (sa >= 0 && sb >= 0) {
@@ -1195,13 +1289,13 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
             depth = tc_v3_len(d1) + tc_v3_len(d2);
             // A sparse patch (a few samples) would claim the area of the whole k-NN disc: no
             // sample represents more than (2 spacing)^2.
-            tc_real rho = fmax(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
+            tc_real rho = real_max(grid_ok ? tc_surfel_contact_density_on(c->points.data, c->points.count, &grid, i, 6) : 0, 0.25 / (p->spacing * p->spacing));
             f = tc_v3_scale(f, p->seed_density_scaling ? rho : 1 / rho);
         }
-        tc_array_push(&c->forces, f);
-        tc_array_push(&c->depth, depth);
-        tc_array_push(&c->nearest_a, sa);
-        tc_array_push(&c->nearest_b, sb);
+        array_push(&c->forces, f);
+        array_push(&c->depth, depth);
+        array_push(&c->nearest_a, sa);
+        array_push(&c->nearest_b, sb);
         c->total_a = tc_v3_add(c->total_a, f);
     }
     tc_sample_grid_free(&grid);
@@ -1247,8 +1341,8 @@ static void record(tc_world* w, tc_points_body* A, tc_points_body* B, const tc_s
 
 static void store_drawn_surface(tc_points_body* b, const tc_surfel_contact* c, bool flip) {
     for (int i = 0; i < c->points.count; ++i) {
-        tc_array_push(&b->contact_points, c->points.data[i]);
-        tc_array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
+        array_push(&b->contact_points, c->points.data[i]);
+        array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
     }
 }
 

@@ -88,25 +88,6 @@ void tc_point_grid_free(tc_point_grid* g) {
     g->cell_count = g->item_count = 0;
 }
 
-bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]) {
-    if (!g->start) return false;
-    for (int k = 0; k < 3; ++k) {
-        tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
-        // A multiply instead of the division the points were binned with: widened by 1e-7 cell
-        // (far beyond their rounding difference) so that no cell holding a point within r is
-        // missed; every caller tests the distances of the points it finds.
-        tc_real a = (xk - r - o) * g->inv_cell - 1e-7, b = (xk + r - o) * g->inv_cell + 1e-7;
-        // The cells floor(a) .. floor(b) clamped to the grid, without a floor: floor(b) >= 0 iff
-        // b >= 0 and floor(a) <= n - 1 iff a < n; past those tests a cast truncates toward zero,
-        // which is the floor for the values >= 0 it is applied to. (Also rejects NaN.)
-        int n = g->dims[k];
-        if (!(b >= 0) || !(a < n)) return false;
-        lo[k] = a > 0 ? (int)a : 0;
-        hi[k] = b < n - 1 ? (int)b : n - 1;
-    }
-    return true;
-}
-
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity) {
     int lo[3], hi[3], n = 0;
     if (!tc_point_grid_range(g, x, r, lo, hi)) return 0;
@@ -136,12 +117,12 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
     return tc_point_grid_nearest_from(g, p, x, 0.5 * g->cell, max_r);
 }
 
-int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
-    // Grow the search ball ring by ring so the common case touches few cells; each row of
-    // cells is one contiguous run of items. The first ball holding a point holds the nearest
-    // one (and all at its distance): the answer does not depend on r0.
+// tc_point_grid_nearest_from on p[items[t]] or, when sorted is not NULL, on sorted[t] (the
+// points copied in grid order: one stream, no indirection).
+static inline int nearest_walk(const tc_point_grid* g, const tc_vec3* p, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r) {
     if (!(r0 > 0)) r0 = 0.5 * g->cell;
-    for (tc_real r = fmin(r0, max_r);; r = fmin(2 * r, max_r)) {
+    // (fmin without the libm call: r0 is a number here, a NaN max_r is ignored as by fmin)
+    for (tc_real r = r0 < max_r || max_r != max_r ? r0 : max_r;; r = 2 * r < max_r || max_r != max_r ? 2 * r : max_r) {
         int lo[3], hi[3], best = -1;
         tc_real best_d2 = r * r;
         if (tc_point_grid_range(g, x, r, lo, hi)) {
@@ -149,7 +130,7 @@ int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3
                 for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                     int row = (cz * g->dims[1] + cy) * g->dims[0];
                     for (int t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1]; t < end; ++t) {
-                        tc_real d2 = tc_v3_len2(tc_v3_sub(p[g->items[t]], x));
+                        tc_real d2 = tc_v3_len2(tc_v3_sub(sorted ? sorted[t] : p[g->items[t]], x));
                         if (d2 <= best_d2 && (d2 < best_d2 || (best >= 0 && g->items[t] < best))) { // (one test for the far ones)
                             best_d2 = d2;
                             best = g->items[t];
@@ -159,6 +140,68 @@ int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3
         }
         if (best >= 0 || r >= max_r) return best;
     }
+}
+
+// Lower bound on the distance along one axis from v to the points binned in slab c (origin o,
+// cell w, inverse iw): the distance to [o + c w, o + (c + 1) w] less 1e-6 w, far beyond the
+// rounding with which a point may sit outside its cell's slab (0 inside).
+static tc_real slab_dist(tc_real v, tc_real o, int c, tc_real w) {
+    tc_real a = o + c * w, d = v < a ? a - v : (v > a + w ? v - a - w : 0);
+    return d > 1e-6 * w ? d - 1e-6 * w : 0;
+}
+
+// nearest_walk on sorted points for one large ball (r0 = max_r), cut to the cells that can
+// hold a point within the best distance found so far: per plane of cells (z) the rows (y), per
+// row the cells (x), whose squared slab distances (taken once per axis, no square root) do not
+// add up beyond it. slab_dist is a lower bound on each distance, so every point at most the
+// best distance away is scanned and ties still go to the least index.
+static int nearest_clipped(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r) {
+    enum { AXIS_CELLS = 64 };
+    int lo[3], hi[3], best = -1;
+    tc_real best_d2 = r * r, cell = g->cell, d2[3][AXIS_CELLS];
+    if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
+    for (int k = 0; k < 3; ++k) {
+        if (hi[k] - lo[k] >= AXIS_CELLS) return nearest_walk(g, NULL, sorted, x, r, r); // (a ball of many cells)
+        for (int c = lo[k]; c <= hi[k]; ++c) {
+            tc_real d = slab_dist(tc_v3_get(x, k), tc_v3_get(g->origin, k), c, cell);
+            d2[k][c - lo[k]] = d * d;
+        }
+    }
+    const tc_real *dx2 = d2[0] - lo[0], *dy2 = d2[1] - lo[1], *dz2 = d2[2] - lo[2]; // (indexed by cell)
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        tc_real rest_z = best_d2 - dz2[cz];
+        int y0 = lo[1], y1 = hi[1];
+        while (y0 <= y1 && dy2[y0] > rest_z) y0++;
+        while (y1 >= y0 && dy2[y1] > rest_z) y1--;
+        for (int cy = y0; cy <= y1; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            if (g->start[row + lo[0]] == g->start[row + hi[0] + 1]) continue; // most rows of a surface's grid are empty
+            tc_real rest = best_d2 - dz2[cz] - dy2[cy];
+            int c0 = lo[0], c1 = hi[0];
+            while (c0 <= c1 && dx2[c0] > rest) c0++;
+            while (c1 >= c0 && dx2[c1] > rest) c1--;
+            for (int t = g->start[row + c0], end = g->start[row + c1 + 1]; t < end; ++t) {
+                tc_real d2t = tc_v3_len2(tc_v3_sub(sorted[t], x));
+                if (d2t <= best_d2 && (d2t < best_d2 || (best >= 0 && g->items[t] < best))) {
+                    best_d2 = d2t;
+                    best = g->items[t];
+                }
+            }
+        }
+    }
+    return best;
+}
+
+int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r) {
+    // Grow the search ball ring by ring so the common case touches few cells; each row of
+    // cells is one contiguous run of items. The first ball holding a point holds the nearest
+    // one (and all at its distance): the answer does not depend on r0.
+    return nearest_walk(g, p, NULL, x, r0, max_r);
+}
+
+int tc_point_grid_nearest_sorted(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r) {
+    if (r0 >= max_r) return nearest_clipped(g, sorted, x, max_r); // one large ball: clip its rows
+    return nearest_walk(g, NULL, sorted, x, r0, max_r);
 }
 
 bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r) {

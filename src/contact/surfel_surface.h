@@ -25,7 +25,26 @@ void tc_point_grid_layout(tc_point_grid* g, const tc_vec3* p, int count, tc_real
 int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x);
 /// Cell index range [lo, hi] (inclusive, clamped) covering the ball (x, r); false if empty.
 /// (It may hold one more cell where the ball ends within ~1e-7 cell of a cell boundary.)
-bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]);
+/// Inline: thousands of calls per contact hook, whose lo and hi then stay in registers.
+static inline bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_real r, int lo[3], int hi[3]) {
+    if (!g->start) return false;
+    for (int k = 0; k < 3; ++k) {
+        tc_real o = tc_v3_get(g->origin, k), xk = tc_v3_get(x, k);
+        // A multiply instead of the division the points were binned with: widened by 1e-7 cell
+        // (far beyond their rounding difference) so that no cell holding a point within r is
+        // missed; every caller tests the distances of the points it finds.
+        tc_real a = (xk - r - o) * g->inv_cell - 1e-7, b = (xk + r - o) * g->inv_cell + 1e-7;
+        // The cells floor(a) .. floor(b) clamped to the grid, without a floor: floor(b) >= 0 iff
+        // b >= 0 and floor(a) <= n - 1 iff a < n; past those tests a cast truncates toward zero,
+        // which is the floor for the values >= 0 it is applied to. (Also rejects NaN.)
+        int n = g->dims[k];
+        if (!(b >= 0) || !(a < n)) return false;
+        lo[k] = a > 0 ? (int)a : 0;
+        hi[k] = b < n - 1 ? (int)b : n - 1;
+    }
+    return true;
+}
+
 /// Indices of points within r of x (appended to out, which grows); returns the count appended.
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity);
 /// Nearest point to x within max_r, or -1.
@@ -34,6 +53,9 @@ int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, t
 /// doubling up to max_r: an r0 just beyond the expected distance (or, for points known to be
 /// far from every point, that distance) saves the empty smaller balls.
 int tc_point_grid_nearest_from(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r0, tc_real max_r);
+/// tc_point_grid_nearest_from (the same answer) on sorted[t] = p[g->items[t]], the points
+/// copied in grid order (as tc_surfel_surface's cs): no indirection per scanned point.
+int tc_point_grid_nearest_sorted(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r0, tc_real max_r);
 /// True when a point lies closer than r to x (tc_point_grid_nearest(g, p, x, r) >= 0, stopping
 /// at the first one found).
 bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r);

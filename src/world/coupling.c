@@ -35,23 +35,37 @@ static tc_real damping_rate(const tc_world* w, bool explicit_penalty, tc_real h)
 
 // Samples of a against immovable b when a integrates such contacts itself: those inside b and
 // those close enough to reach it within the sub-step (the kind's stiff contact must meet them
-// before they are deep).
+// before they are deep: a fast body would otherwise cross a thin wall between two sub-steps).
 static void samples_against_static(tc_world* w, pair_side a, pair_side b, tc_real h, bool record, tc_real mu) {
     int n = a.ops->surface_point_count(w, a.index);
     tc_aabb box_b = b.ops->body_aabb(w, b.index);
     for (int k = 0; k < n; ++k) {
-        tc_vec3 p, v, normal;
+        tc_vec3 p, v, normal, friction = tc_v3_zero();
         tc_real m;
         a.ops->surface_point(w, a.index, k, &p, &v, &m);
         tc_real reach = h * tc_v3_len(v);
         if (!tc_aabb_contains_point(tc_aabb_inflate(box_b, reach), p)) continue;
-        tc_real d = b.ops->signed_distance(w, b.index, p, &normal);
-        if (d >= 0 && d >= -h * tc_v3_dot(v, normal)) continue;
-        tc_real fn = a.ops->static_contact(w, a.index, k, normal, d, mu, h);
+        tc_real d = b.ops->signed_distance_near ? b.ops->signed_distance_near(w, b.index, p, reach, &normal)
+                                                : b.ops->signed_distance(w, b.index, p, &normal);
+        if (d >= 1e299 || (d >= 0 && d >= -h * tc_v3_dot(v, normal))) continue;
+        tc_real fn = a.ops->static_contact(w, a.index, k, normal, d, mu, h, &friction);
         if (!record || d >= 0) continue;
-        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, tc_v3_zero(), 0};
+        tc_contact c = {tc_world_slot_id(w, b.slot), tc_world_slot_id(w, a.slot), -1, k, p, normal, d, fn, friction, 0};
         tc_world_add_contact(w, &c);
     }
+}
+
+// The fastest surface sample of a body (m/s): how far outside a static body's box its samples
+// may start and still reach it within a sub-step.
+static tc_real max_sample_speed(tc_world* w, pair_side a) {
+    tc_real v2 = 0;
+    for (int k = 0, n = a.ops->surface_point_count(w, a.index); k < n; ++k) {
+        tc_vec3 p, v;
+        tc_real m;
+        a.ops->surface_point(w, a.index, k, &p, &v, &m);
+        v2 = fmax(v2, tc_v3_len2(v));
+    }
+    return sqrt(v2);
 }
 
 static void samples_against(tc_world* w, pair_side a, pair_side b, tc_real h, bool record) {
@@ -96,13 +110,20 @@ void tc_coupling_penalty_sdf(tc_world* w, tc_real h) {
     for (int i = 0; i < w->slots.count; ++i) {
         const tc_body_slot* si = &w->slots.data[i];
         if (!si->alive || !is_penalty_kind(si->kind)) continue;
+        tc_real reach = -1; // how far a's samples travel in the sub-step (m), found when first needed
         for (int j = 0; j < w->slots.count; ++j) {
             const tc_body_slot* sj = &w->slots.data[j];
             if (j == i || !sj->alive || (is_penalty_kind(sj->kind) && j < i)) continue;
             if (tc_coupling_of((tc_body_kind)si->kind, (tc_body_kind)sj->kind) != TC_COUPLE_PENALTY_SDF) continue;
             pair_side a = {tc_kind_ops_of((tc_body_kind)si->kind), si->index, i};
             pair_side b = {tc_kind_ops_of((tc_body_kind)sj->kind), sj->index, j};
-            if (!a.ops || !b.ops || !tc_aabb_overlap(a.ops->body_aabb(w, a.index), b.ops->body_aabb(w, b.index))) continue;
+            if (!a.ops || !b.ops) continue;
+            tc_aabb box_a = a.ops->body_aabb(w, a.index);
+            if (sj->kind == TC_BODY_STATIC && a.ops->static_contact) { // samples may reach b within the sub-step
+                if (reach < 0) reach = h * max_sample_speed(w, a);
+                box_a = tc_aabb_inflate(box_a, reach);
+            }
+            if (!tc_aabb_overlap(box_a, b.ops->body_aabb(w, b.index))) continue;
             if (a.ops->surface_point_count && b.ops->signed_distance) samples_against(w, a, b, h, record);
             if (b.ops->surface_point_count && a.ops->signed_distance) samples_against(w, b, a, h, record);
         }

@@ -51,6 +51,9 @@ typedef struct tc_kind_ops {
     /// Signed distance of world point p to body `index` (negative inside) and outward normal.
     /// Return a large positive value when p is far or the body has no inside.
     tc_real (*signed_distance)(const tc_world* w, int index, tc_vec3 p, tc_vec3* normal);
+    /// Optional: the same for points up to `margin` m outside the body's box too (signed_distance
+    /// may give up just outside it); 1e300 (normal untouched) beyond.
+    tc_real (*signed_distance_near)(const tc_world* w, int index, tc_vec3 p, tc_real margin, tc_vec3* normal);
     /// Number of surface sample points (vertices, surfels) used against other kinds' SDF.
     int (*surface_point_count)(const tc_world* w, int index);
     /// Position, velocity and mass share (kg) of surface sample k.
@@ -62,8 +65,9 @@ typedef struct tc_kind_ops {
     /// Optional: surface sample k touches immovable geometry, or may within this sub-step of h
     /// s: the plane with outward normal n at signed distance d (m, < 0 inside), friction mu.
     /// The kind integrates the contact itself within its own steps (stiffer than a force held
-    /// over the sub-step) and returns the normal force (N) it exerts now, for the records.
-    tc_real (*static_contact)(tc_world* w, int index, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h);
+    /// over the sub-step) and returns the normal force (N) it exerts now, for the records, and
+    /// its friction force in *friction (N, tangential).
+    tc_real (*static_contact)(tc_world* w, int index, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction);
     /// Effective mass (kg) a contact at sample k / point p sees; 0 = immovable.
     tc_real (*contact_mass)(const tc_world* w, int index, int k);
     /// Surface material of the body (friction, restitution).

@@ -433,7 +433,7 @@ static void test_grid_any_within_matches_nearest(void** state) {
     tc_point_grid_free(&g);
 }
 
-// tc_point_grid_nearest_from gives the brute-force answer (the least distance below max_r, the
+// tc_point_grid_nearest_from (and _sorted, on the points in grid order) gives the brute-force answer (the least distance below max_r, the
 // least index among equal ones) whatever the start radius: tiny, zero, huge, past max_r.
 static void test_grid_nearest_from_any_start(void** state) {
     (void)state;
@@ -443,6 +443,8 @@ static void test_grid_nearest_from_any_start(void** state) {
     for (int i = 0; i < N; ++i) pts[i] = i % 7 == 6 ? pts[i - 3] : tc_v3(rnd(&seed), rnd(&seed), 0.1 * rnd(&seed)); // some duplicates: ties
     tc_point_grid g = {0};
     assert_true(tc_point_grid_build(&g, pts, N, 0.04));
+    tc_vec3 sorted[N]; // the points in grid order, for tc_point_grid_nearest_sorted
+    for (int t = 0; t < N; ++t) sorted[t] = pts[g.items[t]];
     const tc_real starts[5] = {1e-9, 0, 0.013, 0.5, 10};
     int found = 0;
     for (int q = 0; q < 600; ++q) {
@@ -453,7 +455,10 @@ static void test_grid_nearest_from_any_start(void** state) {
             tc_real d2 = tc_v3_len2(tc_v3_sub(pts[i], x));
             if (d2 < best_d2) best_d2 = d2, best = i; // index order: the first of equal distances
         }
-        for (int k = 0; k < 5; ++k) assert_int_equal(tc_point_grid_nearest_from(&g, pts, x, starts[k], max_r), best);
+        for (int k = 0; k < 5; ++k) {
+            assert_int_equal(tc_point_grid_nearest_from(&g, pts, x, starts[k], max_r), best);
+            assert_int_equal(tc_point_grid_nearest_sorted(&g, sorted, x, starts[k], max_r), best);
+        }
         assert_int_equal(tc_point_grid_nearest(&g, pts, x, max_r), best);
         found += best >= 0;
     }

@@ -160,9 +160,10 @@ bool tc_points_update_surfels(tc_points_body* b);
 /// surface: returns false when that ran out of memory (then surface_ok is false).
 bool tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
 /// Registers surfel k's contact with immovable geometry for the coming sub-step; returns the
-/// normal force (N) it exerts at its start (for contact records). h: the sub-step (s).
-/// Returns NAN when out of memory (the surfel then goes without this contact).
-tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h);
+/// normal force (N) it exerts at its start and its friction force in *friction (N; for contact
+/// records). h: the sub-step (s). Returns NAN when out of memory (the surfel then goes without
+/// this contact).
+tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h, tc_vec3* friction);
 /// The contact frequency (rad/s) and damping ratio the static contacts use with internal steps
 /// of dt s: stiffer than the world's penalty when the body's own sub-steps allow it.
 void tc_points_static_contact_gains(const tc_points_static_contact* c, tc_real dt, tc_real* omega, tc_real* zeta);
@@ -172,6 +173,9 @@ tc_real tc_points_internal_dt(const tc_points_body* b, tc_real h);
 /// along the normal.
 tc_real tc_points_static_contact_normal_force(const tc_points_static_contact* c, tc_real m, tc_real omega, tc_real zeta, tc_real d,
                                               tc_real vn);
+/// The friction force (N) of a static contact with normal force fn on a surfel of mass m moving
+/// at v: Coulomb, no more than stops the sliding within dt.
+tc_vec3 tc_points_static_contact_friction(const tc_points_static_contact* c, tc_real m, tc_real fn, tc_vec3 v, tc_real dt);
 /// Adds the static contacts' forces at the present state to f (phyxel forces), the surfels'
 /// motion measured from the phyxel positions x_start of the sub-step's start.
 void tc_points_static_contacts_apply(const tc_points_body* b, const tc_vec3* x_start, tc_real dt, tc_vec3* f);

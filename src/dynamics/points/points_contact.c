@@ -14,13 +14,24 @@ void tc_points_static_contact_gains(const tc_points_static_contact* c, tc_real d
     *zeta = fmin(c->zeta, 1 - 0.5 * *omega * dt);
 }
 
-tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h) {
+tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h, tc_vec3* friction) {
+    *friction = tc_v3_zero();
     if (!tc_array_push(&b->static_contacts, *c)) return NAN; // out of memory: this surfel goes without
     if (b->static_contacts.count == 1) b->static_dt = tc_points_internal_dt(b, h); // (all share the world's omega)
     if (!(c->d < 0)) return 0;
     tc_real omega, zeta, m = b->surfel_mass[c->k];
     tc_points_static_contact_gains(c, b->static_dt, &omega, &zeta);
-    return tc_points_static_contact_normal_force(c, m, omega, zeta, c->d, tc_v3_dot(b->sv[c->k], c->n));
+    tc_vec3 v = b->sv[c->k];
+    tc_real fn = tc_points_static_contact_normal_force(c, m, omega, zeta, c->d, tc_v3_dot(v, c->n));
+    *friction = tc_points_static_contact_friction(c, m, fn, v, b->static_dt);
+    return fn;
+}
+
+tc_vec3 tc_points_static_contact_friction(const tc_points_static_contact* c, tc_real m, tc_real fn, tc_vec3 v, tc_real dt) {
+    tc_vec3 vt = tc_v3_madd(v, -tc_v3_dot(v, c->n), c->n);
+    tc_real vt_len = tc_v3_len(vt);
+    if (!(fn > 0) || vt_len <= 1e-12) return tc_v3_zero();
+    return tc_v3_scale(vt, -fmin(c->mu * fn, m * vt_len / dt) / vt_len);
 }
 
 tc_real tc_points_static_contact_normal_force(const tc_points_static_contact* c, tc_real m, tc_real omega, tc_real zeta, tc_real d,
@@ -45,10 +56,7 @@ void tc_points_static_contacts_apply(const tc_points_body* b, const tc_vec3* x_s
         tc_points_static_contact_gains(c, dt, &omega, &zeta);
         tc_real fn = tc_points_static_contact_normal_force(c, m, omega, zeta, c->d + tc_v3_dot(moved, c->n), vn);
         if (fn <= 0) continue;
-        tc_vec3 vt = tc_v3_madd(v, -vn, c->n), force = tc_v3_scale(c->n, fn);
-        tc_real vt_len = tc_v3_len(vt);
-        if (vt_len > 1e-12) // Coulomb, no more than stops the sliding within the step
-            force = tc_v3_madd(force, -fmin(c->mu * fn, m * vt_len / dt) / vt_len, vt);
+        tc_vec3 force = tc_v3_madd(tc_points_static_contact_friction(c, m, fn, v, dt), fn, c->n);
         for (int t = b->sp_start[c->k]; t < b->sp_start[c->k + 1]; ++t) f[b->sp[t]] = tc_v3_madd(f[b->sp[t]], b->sp_w[t], force);
     }
 }

@@ -84,9 +84,9 @@ static void apply_point_force(tc_world* w, int i, int k, tc_vec3 p, tc_vec3 f) {
     tc_points_distribute_force(b, p, f);
 }
 
-static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h) {
+static tc_real static_contact(tc_world* w, int i, int k, tc_vec3 n, tc_real d, tc_real mu, tc_real h, tc_vec3* friction) {
     tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio, w->def.contact_push_max_velocity};
-    tc_real fn = tc_points_add_static_contact(body(w, i), &c, h);
+    tc_real fn = tc_points_add_static_contact(body(w, i), &c, h, friction);
     if (!isnan(fn)) return fn;
     tc_world_out_of_memory(w, "points body '%s': out of memory for its contacts with static geometry; some skipped",
                            tc_world_slot_name(w, body(w, i)->slot));

@@ -31,27 +31,48 @@ static tc_quat cayley(tc_vec3 v) { return tc_quat_normalize(tc_quat_make(0.5 * v
 // pi1 - pi0 = h pi_m x w_m (pi_m the mean, w_m = I^-1 pi_m), i.e. pi1 = C^T pi0 with
 // C = cay(h w_m). Both |pi|^2 and pi.I^-1 pi are quadratic, so the midpoint rule keeps them
 // (|L| and the energy) exactly, and R1 = R0 C keeps the world L = R pi (Simo and Wong 1991).
-// The fixed point contracts by ~h|w| times the inertia's anisotropy: the caller keeps h|w| small.
-static tc_quat cayley_step(const tc_rigid_body* b, tc_vec3 pi0, tc_real h, tc_vec3* pi1) {
-    tc_quat c = tc_quat_make(0, 0, 0, 1);
+// Solved by Newton's method (a fixed point stalls on slender bodies: it contracts only by
+// ~(h|w|/2)^2 I_max/I_min, and a 1 m rod 1 cm thick tumbling at 10 rad/s gained 35% energy on
+// the iterate it was left with). False when it does not converge: the caller halves h.
+static bool cayley_step(const tc_rigid_body* b, tc_vec3 pi0, tc_real h, tc_vec3* pi1, tc_quat* c) {
+    const tc_mat3 I3 = tc_mat3_identity();
     tc_vec3 p1 = pi0;
-    tc_real tol2 = 1e-30 * tc_v3_len2(pi0);
-    for (int it = 0; it < 64; ++it) {
-        tc_vec3 wm = tc_mat3_mul_v3(b->inv_inertia_local, tc_v3_scale(tc_v3_add(pi0, p1), 0.5));
-        c = cayley(tc_v3_scale(wm, h));
-        tc_vec3 next = tc_quat_inv_rotate(c, pi0);
-        tc_real change2 = tc_v3_len2(tc_v3_sub(next, p1));
-        p1 = next;
-        if (change2 <= tol2) break;
+    tc_real tol = 1e-14 * tc_v3_len(pi0);
+    for (int it = 0; it < 12; ++it) {
+        tc_vec3 pm = tc_v3_scale(tc_v3_add(pi0, p1), 0.5), wm = tc_mat3_mul_v3(b->inv_inertia_local, pm);
+        tc_vec3 residual = tc_v3_sub(tc_v3_sub(p1, pi0), tc_v3_scale(tc_v3_cross(pm, wm), h));
+        if (tc_v3_len(residual) <= tol) {
+            *c = cayley(tc_v3_scale(wm, h));
+            *pi1 = tc_quat_inv_rotate(*c, pi0); // the same to round-off, with |pi| exact
+            return true;
+        }
+        tc_mat3 dg = tc_mat3_add(tc_mat3_mul(tc_mat3_skew(pm), b->inv_inertia_local), tc_mat3_scale(tc_mat3_skew(wm), -1)); // d(pm x wm)/d pm
+        tc_mat3 jac = tc_mat3_add(I3, tc_mat3_scale(dg, -0.5 * h));
+        if (!(fabs(tc_mat3_det(jac)) > 1e-300)) return false;
+        p1 = tc_v3_sub(p1, tc_mat3_mul_v3(tc_mat3_inverse(jac), residual));
+        if (!tc_v3_is_finite(p1)) return false;
     }
-    *pi1 = p1;
-    return c;
+    return false;
+}
+
+// Rotation over h keeping the body-frame momentum *pi's Euler flow; halves h where Newton's
+// method does not settle (at most 2^10 pieces; then the exponential map of the present w).
+static tc_quat rotate_part(const tc_rigid_body* b, tc_quat q, tc_vec3* pi, tc_real h, int depth) {
+    tc_quat c;
+    tc_vec3 next;
+    if (cayley_step(b, *pi, h, &next, &c)) {
+        *pi = next;
+        return tc_quat_normalize(tc_quat_mul(q, c));
+    }
+    if (depth >= 10) return rotate_by(q, tc_quat_rotate(q, tc_mat3_mul_v3(b->inv_inertia_local, *pi)), h);
+    q = rotate_part(b, q, pi, 0.5 * h, depth + 1);
+    return rotate_part(b, q, pi, 0.5 * h, depth + 1);
 }
 
 // The rotation over h conserving L (world) and the energy. A body turning more than
 // MAX_ANGLE per step (a box spinning at ~230 rad/s turns ~1 rad per 1/240 s sub-step) takes
-// several midpoint steps: the fixed point converges fast and the Cayley map's phase error
-// (angle 2 atan(h|w|/2) for h|w|) stays small.
+// several midpoint steps, which keeps the Cayley map's phase error (angle 2 atan(h|w|/2) for
+// h|w|) small.
 static void rotate_conserving_momentum(tc_rigid_body* b, tc_real h) {
     enum { MAX_PARTS = 64 };
     const tc_real MAX_ANGLE = 0.25;
@@ -59,7 +80,7 @@ static void rotate_conserving_momentum(tc_rigid_body* b, tc_real h) {
     tc_vec3 pi = tc_mat3_mul_v3(b->inertia_local, tc_quat_inv_rotate(q, b->w)); // body-frame momentum
     tc_real angle = tc_v3_len(b->w) * h;
     int parts = angle > MAX_ANGLE ? (int)fmin(ceil(angle / MAX_ANGLE), MAX_PARTS) : 1;
-    for (int k = 0; k < parts; ++k) q = tc_quat_normalize(tc_quat_mul(q, cayley_step(b, pi, h / parts, &pi)));
+    for (int k = 0; k < parts; ++k) q = rotate_part(b, q, &pi, h / parts, 0);
     b->pose.q = q;
     b->w = tc_quat_rotate(q, tc_mat3_mul_v3(b->inv_inertia_local, pi));
 }

@@ -34,11 +34,13 @@ static void end_step(tc_world* w, tc_real dt) {
 
 static tc_aabb body_aabb(const tc_world* w, int i) { return body(w, i)->aabb; }
 
-static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* n) {
+static tc_real signed_distance_near(const tc_world* w, int i, tc_vec3 p, tc_real margin, tc_vec3* n) {
     const tc_rigid_body* b = body(w, i);
-    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, 1e-3), p)) return 1e300;
+    if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, margin), p)) return 1e300;
     return tc_rigid_signed_distance(b, p, n);
 }
+
+static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* n) { return signed_distance_near(w, i, p, 1e-3, n); }
 
 static tc_vec3 velocity_at(const tc_world* w, int i, int k, tc_vec3 p) {
     (void)k;
@@ -165,6 +167,7 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .end_step = end_step,
     .body_aabb = body_aabb,
     .signed_distance = signed_distance,
+    .signed_distance_near = signed_distance_near,
     .velocity_at = velocity_at,
     .apply_point_force = apply_point_force,
     .contact_mass = contact_mass,
