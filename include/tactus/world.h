@@ -31,7 +31,10 @@ TC_API tc_world* tc_world_create(const tc_world_def* def, tc_error* error);
 /// Destroys the world and every body in it. Accepts NULL.
 TC_API void tc_world_destroy(tc_world* world);
 /// Advances the world by def.time_step. Returns TC_RESULT_UNSTABLE (and fills error with the
-/// body and step) when a state becomes non-finite or the energy limit is exceeded.
+/// body and step) when a state becomes non-finite or the energy limit is exceeded, and
+/// TC_RESULT_OUT_OF_MEMORY (error names the stage and body) when an allocation failed: that stage
+/// skipped or degraded what the message says, every body stays finite and the next step is a
+/// normal one (docs/reliability.md).
 TC_API tc_result tc_world_step(tc_world* world, tc_error* error);
 /// The def the world was created with.
 TC_API tc_world_def tc_world_get_def(const tc_world* world);

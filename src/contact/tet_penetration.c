@@ -367,12 +367,14 @@ static void border_depths(const tc_tet_body* A, const tc_tet_body* B, int other,
 }
 
 // Stage 4: propagation, one layer at a time (only earlier layers count).
-static void propagate(const tc_tet_body* A, int other, const hit* hits, depth* out) {
+// False when out of memory (the vertices past the border then have no depth).
+static bool propagate(const tc_tet_body* A, int other, const hit* hits, depth* out) {
     int n = A->n;
-    if (n <= 0) return;
-    bool* layer = malloc((size_t)n * sizeof(bool));
-    depth* next = malloc((size_t)n * sizeof(depth));
-    for (bool grew = layer && next; grew;) {
+    if (n <= 0) return true;
+    bool* layer = tc_alloc((size_t)n * sizeof(bool));
+    depth* next = tc_alloc((size_t)n * sizeof(depth));
+    bool ok = layer && next;
+    for (bool grew = ok; grew;) {
         grew = false;
         memset(layer, 0, (size_t)n * sizeof(bool));
         for (int p = 0; p < n; ++p) {
@@ -391,8 +393,9 @@ static void propagate(const tc_tet_body* A, int other, const hit* hits, depth* o
         for (int p = 0; p < n; ++p)
             if (layer[p]) out[p] = next[p], grew = true;
     }
-    free(layer);
-    free(next);
+    tc_free(layer, (size_t)n * sizeof(bool));
+    tc_free(next, (size_t)n * sizeof(depth));
+    return ok;
 }
 
 static void closest_depths(const tc_tet_body* A, const tc_tet_body* B, int other, const hit* hits, depth* out) {
@@ -411,15 +414,15 @@ static void closest_depths(const tc_tet_body* A, const tc_tet_body* B, int other
     }
 }
 
-void tc_tet_depths(const tc_tet_store* s, int a, int b, const tc_tet_hit* hits_a, const tc_tet_grid* faces, tc_tet_depth_method method,
+bool tc_tet_depths(const tc_tet_store* s, int a, int b, const tc_tet_hit* hits_a, const tc_tet_grid* faces, tc_tet_depth_method method,
                    tc_tet_depth* out) {
     const tc_tet_body *A = &s->bodies.data[a], *B = &s->bodies.data[b];
     if (method == TC_TET_CLOSEST && a != b) { // the nearest own triangle says nothing about a self-penetration
         closest_depths(A, B, b, hits_a, out);
-        return;
+        return true;
     }
     border_depths(A, B, b, a == b, hits_a, faces, out);
-    propagate(A, b, hits_a, out);
+    return propagate(A, b, hits_a, out);
 }
 
 // Adds J to the implicit-step matrix block of vertex i (fixed vertices do not move anyway).
@@ -479,14 +482,17 @@ void tc_tet_collide(tc_world* w, tc_real h) {
     bool ok = tc_tet_grid_build_faces(&faces, s) && hits && d;
     for (int i = 0; i < nb && ok; ++i) ok = (hits[i] = tc_alloc((size_t)s->bodies.data[i].n * sizeof(hit))) != NULL;
     bool record = (w->substep_index % w->def.sub_steps) == w->def.sub_steps - 1;
-    if (ok && tc_tet_find_colliding(s, hits))
-        for (int a = 0; a < nb; ++a)
-            for (int b = 0; b < nb; ++b) {
-                tc_tet_body *A = &s->bodies.data[a], *B = &s->bodies.data[b];
-                if (a == b && !A->self_collision) continue;
-                tc_tet_depths(s, a, b, hits[a], &faces, A->depth_method, d);
-                respond(w, A, B, hits[a], d, h, record);
-            }
+    ok = ok && tc_tet_find_colliding(s, hits);
+    if (!ok) tc_world_out_of_memory(w, "tet contacts: out of memory for the spatial hash of %d vertices; tet-tet contacts skipped this sub-step", total);
+    for (int a = 0; a < nb && ok; ++a)
+        for (int b = 0; b < nb; ++b) {
+            tc_tet_body *A = &s->bodies.data[a], *B = &s->bodies.data[b];
+            if (a == b && !A->self_collision) continue;
+            if (!tc_tet_depths(s, a, b, hits[a], &faces, A->depth_method, d))
+                tc_world_out_of_memory(w, "tet body '%s': out of memory propagating penetration depths; only its border vertices respond",
+                                       tc_world_slot_name(w, A->slot));
+            respond(w, A, B, hits[a], d, h, record);
+        }
     for (int i = 0; i < nb && hits; ++i) tc_free(hits[i], (size_t)s->bodies.data[i].n * sizeof(hit));
     tc_free(hits, (size_t)nb * sizeof(hit*));
     tc_free(d, (size_t)total * sizeof(depth));

@@ -50,7 +50,8 @@ void tc_tet_find_colliding_brute(const tc_tet_store* s, tc_tet_hit** hits);
 
 /// Depths of body a's vertices that penetrate body b (b == a: self-collision, always the
 /// consistent method). `faces` is the face grid from tc_tet_grid_add_faces, or NULL to scan every
-/// surface triangle of b (same result).
-void tc_tet_depths(const tc_tet_store* s, int a, int b, const tc_tet_hit* hits_a, const tc_tet_grid* faces, tc_tet_depth_method method,
+/// surface triangle of b (same result). False when out of memory: the vertices past the border
+/// then have no depth (known = false).
+bool tc_tet_depths(const tc_tet_store* s, int a, int b, const tc_tet_hit* hits_a, const tc_tet_grid* faces, tc_tet_depth_method method,
                    tc_tet_depth* out);
 #endif

@@ -26,8 +26,7 @@ static void prepare_row(tc_rigid_store* s, tc_solver* sv, int pair, int point, t
     tc_pair_manifold* pm = &sv->pairs.data[pair];
     const tc_manifold_point* mp = &pm->m.points[point];
     tc_rigid_body *A = body(s, pm->body_a), *B = body(s, pm->body_b);
-    if (!tc_array_reserve(&sv->rows, sv->rows.count + 1)) return;
-    tc_contact_row* r = &sv->rows.data[sv->rows.count++]; // filled in place: rows are large
+    tc_contact_row* r = &sv->rows.data[sv->rows.count++]; // reserved by tc_solver_prepare; filled in place (rows are large)
     memset(r, 0, sizeof *r);
     r->a = pm->body_a, r->b = pm->body_b, r->pair = pair, r->point = point;
     r->n = mp->normal;
@@ -58,14 +57,22 @@ static void prepare_row(tc_rigid_store* s, tc_solver* sv, int pair, int point, t
     r->base = mp->separation; // the separation then moves with the bodies' displacements
 }
 
+// All or nothing: without room for every row and the packed velocities (out of memory) the
+// step solves no contacts (the bodies move freely for it) and says so.
 void tc_solver_prepare(tc_world* w, tc_rigid_store* s, tc_solver* sv, tc_real dt) {
-    (void)w;
     tc_array_clear(&sv->rows);
-    if (tc_array_reserve(&sv->delta, 2 * s->bodies.count)) {
-        sv->delta.count = 2 * s->bodies.count;
-        memset(sv->delta.data, 0, (size_t)sv->delta.count * sizeof(tc_vec3));
+    sv->delta.count = sv->vel.count = 0;
+    int rows = 0;
+    for (int p = 0; p < sv->pairs.count; ++p) rows += sv->pairs.data[p].m.count;
+    int n = 2 * s->bodies.count;
+    bool split = w->def.position_correction == TC_CORRECTION_SPLIT_IMPULSE;
+    if (!tc_array_reserve(&sv->delta, n) || !tc_array_reserve(&sv->vel, n) || !tc_array_reserve(&sv->rows, rows) ||
+        (split && !tc_array_reserve(&sv->pseudo, n))) {
+        tc_world_out_of_memory(w, "rigid solver: out of memory for %d contact rows; this step's rigid contacts are not solved", rows);
+        return;
     }
-    sv->vel.count = tc_array_reserve(&sv->vel, 2 * s->bodies.count) ? 2 * s->bodies.count : 0;
+    sv->delta.count = sv->vel.count = n;
+    memset(sv->delta.data, 0, (size_t)n * sizeof(tc_vec3));
     for (int p = 0; p < sv->pairs.count; ++p)
         for (int k = 0; k < sv->pairs.data[p].m.count; ++k) prepare_row(s, sv, p, k, dt);
 }
@@ -232,7 +239,7 @@ static void solve_rows(tc_solver* sv) {
 
 // Split impulse: push penetrating bodies apart with pseudo velocities that move positions only.
 static void solve_pseudo(const tc_world_def* d, tc_rigid_store* s, tc_solver* sv, tc_real h) {
-    if (!tc_array_reserve(&sv->pseudo, 2 * s->bodies.count)) return;
+    if (!tc_array_reserve(&sv->pseudo, 2 * s->bodies.count)) return; // reserved in tc_solver_prepare
     sv->pseudo.count = 2 * s->bodies.count;
     memset(sv->pseudo.data, 0, (size_t)sv->pseudo.count * sizeof(tc_vec3));
     for (int it = 0; it < d->solver_iterations; ++it)

@@ -36,7 +36,10 @@ static bool build_islands(tc_rigid_store* s, tc_solver* sv) {
 }
 
 void tc_solver_update_sleep(tc_world* w, tc_rigid_store* s, tc_solver* sv, tc_real dt) {
-    if (!build_islands(s, sv)) return;
+    if (!build_islands(s, sv)) {
+        tc_world_out_of_memory(w, "rigid solver: out of memory for the islands; sleep not updated this step");
+        return;
+    }
     int n = s->bodies.count;
     for (int i = 0; i < n; ++i) sv->island_sleep.data[i] = 1e300;
     for (int i = 0; i < n; ++i) {

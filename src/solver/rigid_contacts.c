@@ -60,11 +60,13 @@ static int compare_pairs(const void* a, const void* b) {
     return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
 }
 
-static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
+// The candidate body pairs; false when out of memory (then some or all are missing).
+static bool broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
     int n = s->bodies.count;
     tc_array_clear(&sv->body_pairs);
     sweep_item* items = tc_alloc((size_t)(n ? n : 1) * sizeof *items);
-    if (!items) return;
+    if (!items) return false;
+    bool ok = true;
     // each body's reach once per step (the sweep and the narrowphase margins read it many times)
     bool cached = tc_array_reserve(&sv->reach, n);
     sv->reach.count = cached ? n : 0;
@@ -84,12 +86,17 @@ static void broadphase(tc_rigid_store* s, tc_solver* sv, tc_real dt) {
                 continue;
             int lo = items[i].index < items[j].index ? items[i].index : items[j].index;
             int hi = items[i].index ^ items[j].index ^ lo;
-            tc_array_push(&sv->body_pairs, lo);
-            tc_array_push(&sv->body_pairs, hi);
+            if (!tc_array_reserve(&sv->body_pairs, sv->body_pairs.count + 2)) {
+                ok = false;
+                continue;
+            }
+            sv->body_pairs.data[sv->body_pairs.count++] = lo;
+            sv->body_pairs.data[sv->body_pairs.count++] = hi;
         }
     }
     tc_free(items, (size_t)(n ? n : 1) * sizeof *items);
     if (sv->body_pairs.count) qsort(sv->body_pairs.data, (size_t)sv->body_pairs.count / 2, 2 * sizeof(int), compare_pairs);
+    return ok;
 }
 
 // ---- narrowphase with persistent manifolds ----------------------------------------------------
@@ -146,18 +153,20 @@ static int pair_capacity(const tc_rigid_store* s, const tc_solver* sv, int k) {
     return s->bodies.data[sv->body_pairs.data[k]].shape_count * s->bodies.data[sv->body_pairs.data[k + 1]].shape_count;
 }
 
-// One body pair after the other, appending to sv->pairs.
-static void narrowphase_serial(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt) {
+// One body pair after the other, appending to sv->pairs. False when out of memory (the pairs
+// from there on are left out).
+static bool narrowphase_serial(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt) {
     for (int k = 0; k + 1 < sv->body_pairs.count; k += 2) {
         int capacity = pair_capacity(s, sv, k);
-        if (!tc_array_reserve(&sv->pairs, sv->pairs.count + capacity)) return;
+        if (!tc_array_reserve(&sv->pairs, sv->pairs.count + capacity)) return false;
         sv->pairs.count += collide_bodies(s, sv, sv->body_pairs.data[k], sv->body_pairs.data[k + 1], old, old_count, dt, sv->pairs.data + sv->pairs.count);
     }
+    return true;
 }
 
 // Body pairs on several threads: each pair writes its own block of a scratch array, and the
 // blocks are appended in pair order afterwards: the same sv->pairs as the serial loop.
-static void narrowphase_parallel(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt, int threads) {
+static bool narrowphase_parallel(tc_rigid_store* s, tc_solver* sv, const tc_pair_manifold* old, int old_count, tc_real dt, int threads) {
     int pairs = sv->body_pairs.count / 2;
     size_t offsets_size = ((size_t)pairs + 1) * sizeof(int), counts_size = (size_t)(pairs ? pairs : 1) * sizeof(int);
     int *offset = tc_alloc(offsets_size), *count = tc_alloc(counts_size);
@@ -171,8 +180,7 @@ static void narrowphase_parallel(tc_rigid_store* s, tc_solver* sv, const tc_pair
     }
     if (!block || !tc_array_reserve(&sv->pairs, offset[pairs])) { // out of memory: one pair at a time
         tc_free(offset, offsets_size), tc_free(count, counts_size), tc_free(block, block_size);
-        narrowphase_serial(s, sv, old, old_count, dt);
-        return;
+        return narrowphase_serial(s, sv, old, old_count, dt);
     }
     TC_PARALLEL_FOR_BLOCKS(threads)
     for (int p = 0; p < pairs; ++p)
@@ -182,6 +190,7 @@ static void narrowphase_parallel(tc_rigid_store* s, tc_solver* sv, const tc_pair
         sv->pairs.count += count[p];
     }
     tc_free(offset, offsets_size), tc_free(count, counts_size), tc_free(block, block_size);
+    return true;
 }
 
 static void wake_touched(tc_rigid_store* s, tc_solver* sv) {
@@ -204,14 +213,17 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
         tc_rigid_update_derived(b);
     }
     tc_solver* sv = solver_of(s);
-    if (!sv) return;
-    broadphase(s, sv, dt);
+    if (!sv) {
+        tc_world_out_of_memory(w, "rigid solver: out of memory creating it; no rigid contacts this step");
+        return;
+    }
+    if (!broadphase(s, sv, dt)) tc_world_out_of_memory(w, "rigid broadphase: out of memory; some body pairs are not collided this step");
     tc_pair_manifold* old = sv->pairs.data;
     int old_count = sv->pairs.count, old_capacity = sv->pairs.capacity;
     sv->pairs.data = NULL, sv->pairs.count = sv->pairs.capacity = 0;
     int pair_threads = tc_parallel_width(w->def.thread_count, sv->body_pairs.count / 2 / 16); // threads for 16 pairs or more each
-    if (pair_threads > 1) narrowphase_parallel(s, sv, old, old_count, dt, pair_threads);
-    else narrowphase_serial(s, sv, old, old_count, dt);
+    bool all = pair_threads > 1 ? narrowphase_parallel(s, sv, old, old_count, dt, pair_threads) : narrowphase_serial(s, sv, old, old_count, dt);
+    if (!all) tc_world_out_of_memory(w, "rigid narrowphase: out of memory for the contact manifolds; some pairs have none this step");
     tc_free(old, (size_t)old_capacity * sizeof *old);
     if (sv->pairs.count) qsort(sv->pairs.data, (size_t)sv->pairs.count, sizeof *sv->pairs.data, compare_keys);
     sv->cache_invalid = false;

@@ -185,6 +185,12 @@ tc_result tc_body_destroy(tc_world* w, tc_body_id id) {
     if (!s) return TC_RESULT_STALE_ID;
     tc_result r = tc_world_check_unlocked(w);
     if (r != TC_RESULT_OK) return r;
+    tc_world_release_body(w, id);
+    return TC_RESULT_OK;
+}
+
+void tc_world_release_body(tc_world* w, tc_body_id id) {
+    tc_body_slot* s = &w->slots.data[id.index1 - 1];
     const tc_kind_ops* ops = tc_kind_ops_of((tc_body_kind)s->kind);
     if (ops && ops->remove_body) ops->remove_body(w, s->index);
     tc_name_index_remove(&w->names, w, slot_name_of, id.index1 - 1);
@@ -196,10 +202,21 @@ tc_result tc_body_destroy(tc_world* w, tc_body_id id) {
     s->next_free = w->free_head;
     w->free_head = id.index1 - 1;
     w->body_count--;
-    return TC_RESULT_OK;
 }
 
-void tc_world_add_contact(tc_world* w, const tc_contact* c) { tc_array_push(&w->contacts, *c); }
+void tc_world_add_contact(tc_world* w, const tc_contact* c) {
+    if (!tc_array_push(&w->contacts, *c)) tc_world_out_of_memory(w, "world: out of memory for the contact records (%d kept)", w->contacts.count);
+}
+
+void tc_world_out_of_memory(tc_world* w, const char* fmt, ...) {
+    char text[sizeof w->oom_message];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    int expected = 0; // the first report wins; it is logged by tc_world_step (the log need not be thread-safe)
+    if (atomic_compare_exchange_strong(&w->oom_reported, &expected, 1)) memcpy(w->oom_message, text, sizeof text);
+}
 
 const tc_contact* tc_world_get_contacts(const tc_world* w, int* count) {
     if (count) *count = w->contacts.count;
@@ -285,6 +302,7 @@ tc_result tc_world_step(tc_world* w, tc_error* error) {
     if (r != TC_RESULT_OK) return r;
     double t0 = tc_wall_time();
     w->locked = true;
+    atomic_store(&w->oom_reported, 0);
     tc_real dt = w->def.time_step, h = dt / w->def.sub_steps;
     tc_array_clear(&w->contacts);
     RUN_STAGE(w, dt, begin_step);
@@ -300,7 +318,11 @@ tc_result tc_world_step(tc_world* w, tc_error* error) {
     w->step_index++;
     w->locked = false;
     update_stats(w, tc_wall_time() - t0);
-    return check_state(w, error);
+    bool oom = atomic_load(&w->oom_reported);
+    if (oom) tc_log(TC_LOG_ERROR, TC_RESULT_OUT_OF_MEMORY, "step %lld: %s", (long long)w->step_index, w->oom_message);
+    r = check_state(w, error);
+    if (r != TC_RESULT_OK || !oom) return r;
+    return tc_error_set(error, TC_RESULT_OUT_OF_MEMORY, NULL, NULL, "step %lld: %s", (long long)w->step_index, w->oom_message);
 }
 
 tc_world_stats tc_world_get_stats(const tc_world* w) { return w->stats; }

@@ -140,10 +140,17 @@ struct tc_world {
     tc_real time;
     int64_t step_index;
     int64_t substep_index;
+    /// Set (0 -> 1) by the first tc_world_out_of_memory of a step, which writes oom_message;
+    /// tc_world_step then returns TC_RESULT_OUT_OF_MEMORY with that message.
+    _Atomic int oom_reported;
+    char oom_message[512];
 };
 
 /// Allocates a slot for a new body of `kind` stored at `index`; fills *id. name may be NULL.
 tc_result tc_world_alloc_body(tc_world* w, tc_body_kind kind, int index, const char* name, void* user_data, tc_body_id* id);
+/// Removes a live body (id checked by the caller) from its store and frees its slot, even during
+/// a step: a stage undoing its own additions (a fracture that ran out of memory half-way).
+void tc_world_release_body(tc_world* w, tc_body_id id);
 /// Resolves an id to its slot; NULL (and a logged warning) for stale or foreign ids.
 tc_body_slot* tc_world_resolve(const tc_world* w, tc_body_id id);
 /// A store moved its body from one index to `new_index`; the owning slot follows.
@@ -158,6 +165,16 @@ void tc_world_add_contact(tc_world* w, const tc_contact* c);
 tc_result tc_world_check_unlocked(const tc_world* w);
 /// Name of the body in slot (never NULL).
 const char* tc_world_slot_name(const tc_world* w, int32_t slot);
+
+/// A step stage ran out of memory and skipped or degraded what it names (fmt: "points body 'x':
+/// out of memory for ..."). Thread-safe (logs nothing itself); the first report of a step is kept
+/// and logged by tc_world_step at the step's end. tc_world_step returns TC_RESULT_OUT_OF_MEMORY with that message (unless a state
+/// became non-finite, which is reported first).
+void tc_world_out_of_memory(tc_world* w, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /// The generic penalty coupling between bodies of different kinds (world/coupling.c).
 void tc_coupling_penalty_sdf(tc_world* w, tc_real h);

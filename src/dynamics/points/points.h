@@ -126,6 +126,11 @@ typedef struct tc_points_body {
     TC_ARRAY(tc_points_proxy) proxies; ///< dynamic rigid bodies met this sub-step
     tc_real static_dt;              ///< s, the internal step the registered contacts will take
     uint8_t* surfel_colliding;      ///< 1 when the surfel is replaced by the contact surface
+    bool surface_ok;                ///< false when the last surface build ran out of memory
+    bool split_pending;             ///< pairs broke but the split ran out of memory: retried next step
+    // Step scratch, np entries each, allocated with the body so that a step never allocates them.
+    tc_vec3 *work_f, *work_x;       ///< forces and start-of-sub-step positions (tc_points_integrate)
+    tc_real* work_r;                ///< tc_points_operator_norm's row sums
 } tc_points_body;
 
 typedef struct tc_points_store {
@@ -153,7 +158,7 @@ tc_real tc_points_elastic_energy(const tc_points_body* b);
 /// Gershgorin bound (1/kg m^-2 up to the modulus) of the MLS elastic operator's largest
 /// eigenvalue: max over phyxels j of (1/m_j) sum_i vol_i |d_j^(i)| sum_k |d_k^(i)|. Pairs
 /// breaking leave ill-conditioned moment matrices with larger d vectors, so it grows.
-/// NaN when out of memory.
+/// Uses the body's work_r scratch (allocates nothing).
 tc_real tc_points_operator_norm(const tc_points_body* b);
 /// Green strain of a deformation gradient.
 tc_mat3 tc_points_green_strain(tc_mat3 F);
@@ -172,11 +177,13 @@ bool tc_points_build_surfel_masses(tc_points_body* b);
 /// False when the surface ran out of memory.
 bool tc_points_update_surfels(tc_points_body* b);
 /// Advances the body by h with internal sub-steps bounded by the stability estimate; the
-/// registered static contacts act within them (and are consumed).
-void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
+/// registered static contacts act within them (and are consumed). Allocates nothing but the MLS
+/// surface: returns false when that ran out of memory (then surface_ok is false).
+bool tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
 /// Registers surfel k's contact with immovable geometry for the coming sub-step; returns the
 /// normal force (N) it exerts at its start and its friction force in *friction (N; for contact
-/// records). h: the sub-step (s).
+/// records). h: the sub-step (s). Returns NAN when out of memory (the surfel then goes without
+/// this contact).
 tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h, tc_vec3* friction);
 /// The contact frequency (rad/s) and damping ratio the static contacts use with internal steps
 /// of dt s: stiffer than the world's penalty when the body's own sub-steps allow it.

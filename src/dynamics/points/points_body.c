@@ -41,7 +41,8 @@ tc_points_body* tc_points_body_alloc(int np, int ns) {
     ALLOC_N(b->pinned, np); ALLOC_N(b->grad_u, np); ALLOC_N(b->eps_p, np); ALLOC_N(b->dii, np);
     ALLOC_N(b->s0, ns); ALLOC_N(b->n0, ns); ALLOC_N(b->s, ns); ALLOC_N(b->n, ns); ALLOC_N(b->sv, ns);
     ALLOC_N(b->surfel_colliding, ns);
-    bool ok = b->x0 && b->x && b->v && b->f_ext && b->m && b->vol && b->h && b->rbar && b->pinned && b->grad_u && b->eps_p &&
+    ALLOC_N(b->work_f, np); ALLOC_N(b->work_x, np); ALLOC_N(b->work_r, np);
+    bool ok = b->work_f && b->work_x && b->work_r && b->x0 && b->x && b->v && b->f_ext && b->m && b->vol && b->h && b->rbar && b->pinned && b->grad_u && b->eps_p &&
               b->dii && b->s0 && b->n0 && b->s && b->n && b->sv && b->surfel_colliding;
     if (!ok) {
         tc_points_body_free(b);
@@ -58,6 +59,7 @@ void tc_points_body_free(tc_points_body* b) {
     FREE_N(b->pinned, np); FREE_N(b->grad_u, np); FREE_N(b->eps_p, np); FREE_N(b->dii, np);
     FREE_N(b->s0, ns); FREE_N(b->n0, ns); FREE_N(b->s, ns); FREE_N(b->n, ns); FREE_N(b->sv, ns);
     FREE_N(b->surfel_colliding, ns);
+    FREE_N(b->work_f, np); FREE_N(b->work_x, np); FREE_N(b->work_r, np);
     // each on its own: a build that ran out of memory may have allocated any subset
     if (b->nb_start) tc_free(b->nb_start, ((size_t)np + 1) * sizeof(int));
     FREE_N(b->nb, b->nb_count); FREE_N(b->nb_d, b->nb_count); FREE_N(b->nb_len0, b->nb_count);

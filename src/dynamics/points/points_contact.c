@@ -16,7 +16,7 @@ void tc_points_static_contact_gains(const tc_points_static_contact* c, tc_real d
 
 tc_real tc_points_add_static_contact(tc_points_body* b, const tc_points_static_contact* c, tc_real h, tc_vec3* friction) {
     *friction = tc_v3_zero();
-    if (!tc_array_push(&b->static_contacts, *c)) return 0; // out of memory: this surfel goes without
+    if (!tc_array_push(&b->static_contacts, *c)) return NAN; // out of memory: this surfel goes without
     if (b->static_contacts.count == 1) b->static_dt = tc_points_internal_dt(b, h); // (all share the world's omega)
     if (!(c->d < 0)) return 0;
     tc_real omega, zeta, m = b->surfel_mass[c->k];

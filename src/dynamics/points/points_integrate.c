@@ -32,7 +32,10 @@ bool tc_points_update_surfels(tc_points_body* b) {
     return tc_points_build_surface(b);
 }
 
-bool tc_points_build_surface(tc_points_body* b) { return tc_surfel_surface_build(&b->surface, b->s, b->n, b->ns, 1.5 * b->surfel_spacing); }
+bool tc_points_build_surface(tc_points_body* b) {
+    b->surface_ok = tc_surfel_surface_build(&b->surface, b->s, b->n, b->ns, 1.5 * b->surfel_spacing);
+    return b->surface_ok;
+}
 
 tc_real tc_points_stable_dt(const tc_points_body* b) {
     tc_real wave = sqrt((b->mat.lambda + 2 * b->mat.mu + b->mat.kv) / b->mat.density);
@@ -91,12 +94,12 @@ static int internal_steps(const tc_points_body* b, tc_real h) {
 
 tc_real tc_points_internal_dt(const tc_points_body* b, tc_real h) { return h / internal_steps(b, h); }
 
-void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
+bool tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
     tc_points_compute_gradients(b);
     int steps = internal_steps(b, h), contacts = b->static_contacts.count;
     tc_real dt = h / steps;
-    tc_vec3* f = tc_alloc((size_t)b->np * sizeof(tc_vec3));
-    tc_vec3* x_start = contacts > 0 ? tc_alloc((size_t)b->np * sizeof(tc_vec3)) : NULL;
+    tc_vec3* f = b->work_f;
+    tc_vec3* x_start = contacts > 0 ? b->work_x : NULL;
     if (x_start) memcpy(x_start, b->x, (size_t)b->np * sizeof(tc_vec3));
     for (int s = 0; s < steps; ++s) {
         for (int i = 0; i < b->np; ++i) f[i] = tc_v3_madd(b->f_ext[i], b->m[i], gravity);
@@ -110,10 +113,8 @@ void tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
             b->x[i] = tc_v3_madd(b->x[i], dt, b->v[i]);
         }
     }
-    tc_free(f, (size_t)b->np * sizeof(tc_vec3));
-    if (x_start) tc_free(x_start, (size_t)b->np * sizeof(tc_vec3));
     tc_array_clear(&b->static_contacts); // registered again by the next sub-step's coupling
-    tc_points_update_surfels(b);
+    return tc_points_update_surfels(b);
 }
 
 static tc_real frobenius(tc_mat3 a) {
@@ -434,9 +435,11 @@ static int find_root(int* parent, int i) {
     return i;
 }
 
-// Removes over-stretched pairs from both lists; returns true if any pair broke.
-static bool break_pairs(tc_points_body* b) {
+// Removes over-stretched pairs from both lists; returns 1 if any pair broke, 0 if none, -1 when
+// out of memory (nothing changed).
+static int break_pairs(tc_points_body* b) {
     uint8_t* broken = tc_calloc((size_t)(b->nb_count > 0 ? b->nb_count : 1), 1);
+    if (!broken) return -1;
     bool any = false;
     for (int i = 0; i < b->np; ++i)
         for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t)
@@ -483,13 +486,19 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     for (int i = 0; i < b->np; ++i) np += comp_of[i] == comp;
     for (int k = 0; k < b->ns; ++k) ns += surfel_comp[k] == comp;
     tc_vec3* crack = tc_calloc((size_t)b->np, sizeof(tc_vec3));
+    if (!crack) return NULL;
     for (int i = 0; i < b->np; ++i)
         if (comp_of[i] == comp) {
             crack[i] = crack_direction(b, comp_of, i);
             ns += tc_v3_len2(crack[i]) > 0;
         }
     tc_points_body* c = tc_points_body_alloc(np, ns);
-    if (!c) return NULL;
+    int* map = c ? tc_alloc((size_t)b->np * sizeof(int)) : NULL;
+    if (!map) {
+        tc_points_body_free(c);
+        tc_free(crack, (size_t)b->np * sizeof(tc_vec3));
+        return NULL;
+    }
     c->mat = b->mat;
     c->surface_material = b->surface_material;
     c->fracture = b->fracture;
@@ -499,7 +508,6 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     c->seed_density_scaling = b->seed_density_scaling;
     c->surfel_spacing = b->surfel_spacing;
     c->surfel_radius = b->surfel_radius;
-    int* map = tc_alloc((size_t)b->np * sizeof(int));
     int q = 0, pairs = 0;
     for (int i = 0; i < b->np; ++i) {
         map[i] = comp_of[i] == comp ? q : -1;
@@ -515,6 +523,12 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     c->nb = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(int));
     c->nb_d = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(tc_vec3));
     c->nb_len0 = tc_alloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(tc_real));
+    if (!c->nb_start || !c->nb || !c->nb_d || !c->nb_len0) {
+        tc_points_body_free(c); // frees each neighbour array on its own
+        tc_free(map, (size_t)b->np * sizeof(int));
+        tc_free(crack, (size_t)b->np * sizeof(tc_vec3));
+        return NULL;
+    }
     int t = 0;
     for (int i = 0; i < b->np; ++i) {
         if (map[i] < 0) continue;
@@ -541,79 +555,130 @@ static tc_points_body* extract_component(const tc_points_body* b, const int* com
     c->operator_norm = tc_points_operator_norm(c);
     c->rest_operator_norm = b->rest_operator_norm; // the parent's rest state is the reference
     tc_free(map, (size_t)b->np * sizeof(int));
-    if (!tc_points_build_surfel_weights(c) || !tc_points_build_surfel_masses(c)) {
+    if (!tc_points_build_surfel_weights(c) || !tc_points_build_surfel_masses(c) || !tc_points_update_surfels(c)) {
         tc_points_body_free(c);
         return NULL;
     }
-    tc_points_update_surfels(c);
     return c;
 }
 
 // Component labels (in order of first phyxel); fragments under 5 phyxels join the largest part.
+// Returns the number of parts, -1 when out of memory.
 static int label_components(const tc_points_body* b, int* comp_of) {
-    int* parent = tc_alloc((size_t)b->np * sizeof(int));
-    for (int i = 0; i < b->np; ++i) parent[i] = i;
-    for (int i = 0; i < b->np; ++i)
-        for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
-            int ri = find_root(parent, i), rj = find_root(parent, b->nb[t]);
-            if (ri != rj) parent[ri > rj ? ri : rj] = ri < rj ? ri : rj;
-        }
-    int* label = tc_alloc((size_t)b->np * sizeof(int));
+    size_t bytes = (size_t)b->np * sizeof(int);
+    int* parent = tc_alloc(bytes);
+    int* label = tc_alloc(bytes);
     int* size = tc_calloc((size_t)b->np, sizeof(int));
-    int count = 0;
-    for (int i = 0; i < b->np; ++i) label[i] = -1;
-    for (int i = 0; i < b->np; ++i) {
-        int r = find_root(parent, i);
-        if (label[r] < 0) label[r] = count++;
-        comp_of[i] = label[r];
-        size[comp_of[i]]++;
+    int* renum = tc_alloc(bytes);
+    int kept = -1;
+    if (parent && label && size && renum) {
+        for (int i = 0; i < b->np; ++i) parent[i] = i;
+        for (int i = 0; i < b->np; ++i)
+            for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) {
+                int ri = find_root(parent, i), rj = find_root(parent, b->nb[t]);
+                if (ri != rj) parent[ri > rj ? ri : rj] = ri < rj ? ri : rj;
+            }
+        int count = 0;
+        for (int i = 0; i < b->np; ++i) label[i] = -1;
+        for (int i = 0; i < b->np; ++i) {
+            int r = find_root(parent, i);
+            if (label[r] < 0) label[r] = count++;
+            comp_of[i] = label[r];
+            size[comp_of[i]]++;
+        }
+        int largest = 0;
+        for (int c = 1; c < count; ++c) if (size[c] > size[largest]) largest = c;
+        kept = 0;
+        for (int c = 0; c < count; ++c) renum[c] = size[c] >= 5 ? kept++ : -1;
+        for (int i = 0; i < b->np; ++i) comp_of[i] = renum[comp_of[i]] >= 0 ? renum[comp_of[i]] : renum[largest];
     }
-    int largest = 0;
-    for (int c = 1; c < count; ++c) if (size[c] > size[largest]) largest = c;
-    int* renum = tc_alloc((size_t)b->np * sizeof(int));
-    int kept = 0;
-    for (int c = 0; c < count; ++c) renum[c] = size[c] >= 5 ? kept++ : -1;
-    for (int i = 0; i < b->np; ++i) comp_of[i] = renum[comp_of[i]] >= 0 ? renum[comp_of[i]] : renum[largest];
-    tc_free(renum, (size_t)b->np * sizeof(int));
-    tc_free(size, (size_t)b->np * sizeof(int));
-    tc_free(label, (size_t)b->np * sizeof(int));
-    tc_free(parent, (size_t)b->np * sizeof(int));
+    tc_free(renum, bytes);
+    tc_free(size, bytes);
+    tc_free(label, bytes);
+    tc_free(parent, bytes);
     return kept;
 }
 
-void tc_points_fracture(tc_world* w, int index) {
+// Builds every part of the split (all or none): parts[0..count). False when out of memory.
+static bool build_parts(const tc_points_body* b, const int* comp_of, int count, tc_points_body** parts) {
+    int* surfel_comp = tc_alloc((size_t)(b->ns > 0 ? b->ns : 1) * sizeof(int));
+    if (!surfel_comp) return false;
+    for (int k = 0; k < b->ns; ++k) {
+        int best = b->sp_start[k];
+        for (int t = b->sp_start[k]; t < b->sp_start[k + 1]; ++t) if (b->sp_w[t] > b->sp_w[best]) best = t;
+        surfel_comp[k] = comp_of[b->sp[best]];
+    }
+    int built = 0;
+    while (built < count && (parts[built] = extract_component(b, comp_of, built, surfel_comp))) built++;
+    tc_free(surfel_comp, (size_t)(b->ns > 0 ? b->ns : 1) * sizeof(int));
+    if (built == count) return true;
+    while (built > 0) tc_points_body_free(parts[--built]);
+    return false;
+}
+
+// Adds parts 1.. as new bodies named "<name>#<mark>"; the first part replaces b under its id.
+// All or nothing: when a body cannot be added, those already added are removed again.
+static bool insert_parts(tc_world* w, int index, tc_points_body** parts, int count) {
     tc_points_store* store = tc_points_store_of(w);
     tc_points_body* b = store->bodies.data[index];
-    if (!b->fracture || !break_pairs(b)) return;
-    int np = b->np, ns = b->ns;
-    int* comp_of = tc_alloc((size_t)np * sizeof(int));
-    int* surfel_comp = tc_alloc((size_t)(ns > 0 ? ns : 1) * sizeof(int));
-    int parts = label_components(b, comp_of);
-    if (parts > 1) {
-        for (int k = 0; k < ns; ++k) {
-            int best = b->sp_start[k];
-            for (int t = b->sp_start[k]; t < b->sp_start[k + 1]; ++t) if (b->sp_w[t] > b->sp_w[best]) best = t;
-            surfel_comp[k] = comp_of[b->sp[best]];
-        }
-        char* base_name = tc_strdup(tc_world_slot_name(w, b->slot));
-        tc_points_body* first = NULL;
-        for (int c = 0; c < parts; ++c) {
-            tc_points_body* part = extract_component(b, comp_of, c, surfel_comp);
-            if (!part) continue;
-            part->mark = ++store->next_mark; // distinct marks: the parts never share neighbours again
-            if (!first) { first = part; continue; }
-            char part_name[300];
-            snprintf(part_name, sizeof part_name, "%s#%u", base_name, part->mark);
-            tc_body_id id;
-            if (tc_points_store_insert(w, part, part_name, NULL, &id) != TC_RESULT_OK) tc_points_body_free(part);
-        }
-        if (first) { // the first part keeps the original id
-            first->slot = b->slot;
-            store->bodies.data[index] = first;
-            tc_points_body_free(b);
-        }
-        tc_free_string(base_name);
+    char base_name[256];
+    snprintf(base_name, sizeof base_name, "%s", tc_world_slot_name(w, b->slot));
+    uint32_t first_mark = store->next_mark;
+    int added = 1;
+    for (; added < count; ++added) {
+        char part_name[300];
+        snprintf(part_name, sizeof part_name, "%s#%u", base_name, first_mark + 1 + (uint32_t)added);
+        tc_body_id id;
+        if (tc_points_store_insert(w, parts[added], part_name, NULL, &id) != TC_RESULT_OK) break;
     }
-    tc_free(surfel_comp, (size_t)(ns > 0 ? ns : 1) * sizeof(int));
-    tc_free(comp_of, (size_t)np * sizeof(int));
+    if (added < count) {
+        for (int k = added - 1; k >= 1; --k) {
+            tc_points_body* part = parts[k];
+            parts[k] = NULL;
+            tc_world_release_body(w, tc_world_slot_id(w, part->slot)); // frees the part
+        }
+        return false;
+    }
+    for (int c = 0; c < count; ++c) parts[c]->mark = ++store->next_mark; // distinct: they never share neighbours again
+    parts[0]->slot = b->slot; // the first part keeps the original id
+    store->bodies.data[index] = parts[0];
+    tc_points_body_free(b);
+    return true;
+}
+
+// Splits body `index` into its connected parts. Returns false when out of memory: the body is
+// then left whole (with its broken pairs) and the split is retried at the next step.
+static bool split(tc_world* w, int index) {
+    tc_points_body* b = tc_points_store_of(w)->bodies.data[index];
+    size_t comp_bytes = (size_t)b->np * sizeof(int); // b is freed when the split succeeds
+    int* comp_of = tc_alloc(comp_bytes);
+    int parts = comp_of ? label_components(b, comp_of) : -1;
+    bool ok = parts >= 0;
+    if (parts > 1) {
+        tc_points_body** built = tc_calloc((size_t)parts, sizeof *built);
+        ok = built && build_parts(b, comp_of, parts, built);
+        if (ok && !insert_parts(w, index, built, parts)) {
+            for (int c = 0; c < parts; ++c) tc_points_body_free(built[c]);
+            ok = false;
+        }
+        tc_free(built, (size_t)parts * sizeof *built);
+    }
+    tc_free(comp_of, comp_bytes);
+    return ok;
+}
+
+void tc_points_fracture(tc_world* w, int index) {
+    tc_points_body* b = tc_points_store_of(w)->bodies.data[index];
+    if (!b->fracture) return;
+    int broke = break_pairs(b);
+    if (broke < 0) {
+        tc_world_out_of_memory(w, "points body '%s': out of memory checking its pairs for fracture (retried next step)",
+                               tc_world_slot_name(w, b->slot));
+        return;
+    }
+    if (!broke && !b->split_pending) return;
+    b->split_pending = false;
+    if (split(w, index)) return; // b was replaced by its first part (or had one part)
+    b->split_pending = true;
+    tc_world_out_of_memory(w, "points body '%s': out of memory splitting it (retried next step)", tc_world_slot_name(w, b->slot));
 }

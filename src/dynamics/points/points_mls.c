@@ -56,8 +56,8 @@ bool tc_points_compute_d(tc_points_body* b, int i) {
 }
 
 tc_real tc_points_operator_norm(const tc_points_body* b) {
-    tc_real* row = tc_calloc((size_t)b->np, sizeof(tc_real));
-    if (!row) return NAN;
+    tc_real* row = b->work_r;
+    memset(row, 0, (size_t)b->np * sizeof(tc_real));
     for (int i = 0; i < b->np; ++i) {
         tc_real s = tc_v3_len(b->dii[i]);
         for (int t = b->nb_start[i]; t < b->nb_start[i + 1]; ++t) s += tc_v3_len(b->nb_d[t]);
@@ -66,7 +66,6 @@ tc_real tc_points_operator_norm(const tc_points_body* b) {
     }
     tc_real norm = 0;
     for (int j = 0; j < b->np; ++j) norm = fmax(norm, row[j] / b->m[j]);
-    tc_free(row, (size_t)b->np * sizeof(tc_real));
     return norm;
 }
 

@@ -9,6 +9,7 @@ void tc_points_remove_body(tc_world* w, int index);
 void tc_points_destroy_store(tc_world* w);
 
 static tc_points_body* body(const tc_world* w, int i) { return tc_points_body_at(w, i); }
+static tc_vec3 linear_velocity(const tc_world* w, int i);
 
 static void apply_forces(tc_world* w, tc_real h) {
     (void)h;
@@ -49,6 +50,10 @@ static void integrate(tc_world* w, tc_real h) {
         }
         tc_array_clear(&pb->proxies);
     }
+    for (int b = 0; b < count; ++b)
+        if (!s->bodies.data[b]->surface_ok)
+            tc_world_out_of_memory(w, "points body '%s': out of memory for its MLS surface; its contacts are skipped until it is rebuilt",
+                                   tc_world_slot_name(w, s->bodies.data[b]->slot));
 }
 
 static void end_step(tc_world* w, tc_real dt) {
@@ -66,6 +71,7 @@ static tc_aabb body_aabb(const tc_world* w, int i) { return tc_aabb_inflate(body
 
 static tc_real signed_distance(const tc_world* w, int i, tc_vec3 p, tc_vec3* n) {
     const tc_points_body* b = body(w, i);
+    if (!b->surface_ok) return 1e300; // out of memory when it was built: no inside this sub-step
     if (!tc_aabb_contains_point(tc_aabb_inflate(b->aabb, TC_SURFEL_REACH * b->surface.h), p)) return 1e300;
     tc_vec3 nn;
     tc_real f = tc_surfel_surface_eval(&b->surface, p, &nn);
@@ -86,6 +92,7 @@ static void surface_point(const tc_world* w, int i, int k, tc_vec3* p, tc_vec3* 
 static tc_vec3 velocity_at(const tc_world* w, int i, int k, tc_vec3 p) {
     const tc_points_body* b = body(w, i);
     if (k >= 0 && k < b->ns) return b->sv[k];
+    if (!b->surface_ok) return linear_velocity(w, i);
     int s = tc_point_grid_nearest(&b->surface.grid, b->s, p, 1e3);
     return s >= 0 ? b->sv[s] : tc_v3_zero();
 }
@@ -105,16 +112,20 @@ static tc_real static_contact(tc_world* w, int i, int k, int32_t other_slot, tc_
     tc_points_body* b = body(w, i);
     tc_points_static_contact c = {k, n, d, mu, 2 * TC_PI * w->def.penalty_hertz, w->def.penalty_damping_ratio,
                                   w->def.contact_push_max_velocity, -1, tc_v3_zero(), tc_v3_zero()};
+    tc_real fn = NAN;
+    *friction = tc_v3_zero();
     if (other_slot >= 0) { // a dynamic rigid body: met through its proxy
         int index = w->slots.data[other_slot].index;
         const tc_rigid_body* r = &tc_rigid_store_of(w)->bodies.data[index];
         c.proxy = tc_points_proxy_for(b, index, r->inv_mass, r->inv_inertia_world, b->surfel_mass[k]);
-        if (c.proxy < 0) return 0; // out of memory: this surfel goes without
         c.arm = tc_v3_sub(b->s[k], r->com);
         c.v_other = tc_rigid_velocity_at(r, b->s[k]);
     }
-    return tc_points_add_static_contact(b, &c, h, friction);
-}
+    if (c.proxy >= 0 || other_slot < 0) fn = tc_points_add_static_contact(b, &c, h, friction);
+    if (!isnan(fn)) return fn;
+    tc_world_out_of_memory(w, "points body '%s': out of memory for its contacts with rigid or static bodies; some skipped",
+                           tc_world_slot_name(w, b->slot));
+    return 0;}
 
 static tc_real contact_mass(const tc_world* w, int i, int k) {
     const tc_points_body* b = body(w, i);
@@ -274,7 +285,19 @@ static void draw(const tc_world* w, int i, const tc_debug_draw* d) {
     }
 }
 
-static void collide(tc_world* w, tc_real h) { tc_surfel_contact_collide(w, h); }
+// The contact surfaces need every body's MLS surface: one that ran out of memory is rebuilt
+// first; if it still cannot be, the point-point contacts of this sub-step are skipped.
+static void collide(tc_world* w, tc_real h) {
+    tc_points_store* s = tc_points_store_of(w);
+    for (int b = 0; b < s->bodies.count; ++b) {
+        tc_points_body* pb = s->bodies.data[b];
+        if (pb->surface_ok || tc_points_build_surface(pb)) continue;
+        tc_world_out_of_memory(w, "points body '%s': out of memory for its MLS surface; point-point contacts skipped",
+                               tc_world_slot_name(w, pb->slot));
+        return;
+    }
+    tc_surfel_contact_collide(w, h);
+}
 
 // The surfels, their normals, the box and the implicit surface follow the phyxels.
 static tc_result set_pose(tc_world* w, int i, tc_transform to) {

@@ -103,6 +103,17 @@ static void spread_to_samples(tc_quasi_body* q, const tc_quasi_patch* pt, int i)
 
 // The open ledger of qa's contact with body slot `other` (a new one when the contact begins;
 // NULL if out of memory, which leaves the load uncapped).
+static tc_quasi_ledger* ledger_of(tc_quasi_body* qa, int32_t other);
+
+// The pair's ledger; without one (out of memory) the contact goes uncapped this sub-step, said.
+static tc_quasi_ledger* ledger_or_report(tc_world* w, tc_quasi_body* qa, int32_t other) {
+    tc_quasi_ledger* led = ledger_of(qa, other);
+    if (!led)
+        tc_world_out_of_memory(w, "quasi-rigid body '%s': out of memory for a contact's energy ledger; its passivity cap skipped this sub-step",
+                               tc_world_slot_name(w, qa->slot));
+    return led;
+}
+
 static tc_quasi_ledger* ledger_of(tc_quasi_body* qa, int32_t other) {
     for (int i = 0; i < qa->ledgers.count; ++i)
         if (qa->ledgers.data[i].other_slot == other) return &qa->ledgers.data[i];
@@ -322,12 +333,17 @@ static patch_load solve_patch(const pair_ctx* c, tc_quasi_patch* pt, const tc_re
     tc_result r = tc_quasi_collide(&sa, rb, sdf, user, &c->qa->contact, pt);
     record_stats(c->qa, pt, t0);
     if (r == TC_RESULT_OK) return patch_load_of(c, pt);
+    patch_load none;
+    memset(&none, 0, sizeof none);
+    if (r == TC_RESULT_OUT_OF_MEMORY) {
+        tc_world_out_of_memory(c->w, "quasi-rigid body '%s': out of memory for a contact LCP of %d nodes; contact skipped this sub-step",
+                               tc_world_slot_name(c->w, c->qa->slot), pt->nodes.count);
+        return none;
+    }
     long n = ++c->qa->lcp_failures;
     if (is_power_of_ten(n)) // a deep overlap fails every sub-step: say so, not a thousand times
         tc_log(TC_LOG_WARNING, r, "quasi-rigid body '%s': contact LCP failed (%s, %d nodes); contact skipped this sub-step (%ld so far)",
                tc_world_slot_name(c->w, c->qa->slot), tc_result_string(r), pt->nodes.count, n);
-    patch_load none;
-    memset(&none, 0, sizeof none);
     return none;
 }
 
@@ -336,7 +352,7 @@ static void collide_with_rigid(tc_world* w, tc_quasi_body* qa, tc_rigid_body* b,
     pair_ctx c = {w, qa, tc_quasi_rigid(w, qa), b, 1.0, h};
     patch_load L = solve_patch(&c, &s->patch, NULL, rigid_sdf, b);
     if (!(L.load > 0)) return;
-    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), c.a, b, h, L.total, L.elastic);
+    tc_real cap = passivity_scale(w, ledger_or_report(w, qa, b->slot), c.a, b, h, L.total, L.elastic);
     apply_pair(qa, NULL, c.a, b, cap, L.total);
     record_patch(&c, &s->patch, &L, cap);
 }
@@ -354,7 +370,7 @@ static void collide_quasi_pair(tc_world* w, tc_quasi_body* qa, tc_quasi_body* qb
     patch_load Lba = solve_patch(&ba, &s->patch_back, &qa->response, mls_sdf, &side_a);
     if (!(Lab.load > 0) && !(Lba.load > 0)) return;
     pair_wrench G = wrench_add(Lab.total, wrench_swap(Lba.total)), E = wrench_add(Lab.elastic, wrench_swap(Lba.elastic));
-    tc_real cap = passivity_scale(w, ledger_of(qa, b->slot), a, b, h, G, E);
+    tc_real cap = passivity_scale(w, ledger_or_report(w, qa, b->slot), a, b, h, G, E);
     apply_pair(qa, qb, a, b, cap, G);
     record_patch(&ab, &s->patch, &Lab, cap);
     record_patch(&ba, &s->patch_back, &Lba, cap);
@@ -377,6 +393,7 @@ void tc_quasi_collide_all(tc_world* w, tc_real h) {
         tc_rigid_contacts_reactions(rs, h, s->reaction.data, s->reaction.data + rs->bodies.count);
     } else {
         s->reaction.count = 0;
+        tc_world_out_of_memory(w, "quasi-rigid contacts: out of memory for the rigid reactions; partners count as free this sub-step");
     }
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_quasi_body* q = &s->bodies.data[i];

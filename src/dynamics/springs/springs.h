@@ -51,6 +51,11 @@ typedef struct tc_springs_body {
     tc_material material;
     tc_aabb aabb;
     TC_ARRAY(tc_springs_proxy) proxies; ///< dynamic rigid bodies near it this sub-step
+    /// Integrator scratch allocated with the body, so that a step never allocates it: 7 n
+    /// vectors (explicit: the contact forces kept over the pieces; implicit: the CG vectors) and
+    /// n reals (the implicit Jacobi diagonal).
+    tc_vec3* work;
+    tc_real* work_diag;
 } tc_springs_body;
 
 typedef struct tc_springs_store {

@@ -186,6 +186,8 @@ void tc_springs_free_body(tc_springs_body* b) {
     tc_free(b->tris, 3 * (size_t)b->tri_count * sizeof(int));
     tc_free(b->vert_start, (n + 1) * sizeof(int));
     tc_free(b->neighbours, 2 * (size_t)b->edge_count * sizeof(int));
+    tc_free(b->work, 7 * n * sizeof(tc_vec3));
+    tc_free(b->work_diag, n * sizeof(tc_real));
     tc_array_free(&b->springs);
     tc_array_free(&b->proxies);
 }
@@ -200,7 +202,9 @@ static bool fill_body(tc_springs_body* b, const tc_tri_mesh* m, const tc_springs
     b->m = tc_calloc(n, sizeof(tc_real));
     b->inv_m = tc_calloc(n, sizeof(tc_real));
     b->tris = tc_alloc(3 * (size_t)b->tri_count * sizeof(int));
-    if (!b->x || !b->v || !b->f || !b->m || !b->inv_m || !b->tris) return false;
+    b->work = tc_alloc(7 * n * sizeof(tc_vec3));
+    b->work_diag = tc_alloc(n * sizeof(tc_real));
+    if (!b->x || !b->v || !b->f || !b->m || !b->inv_m || !b->tris || !b->work || !b->work_diag) return false;
     memcpy(b->tris, m->triangles.data, 3 * (size_t)b->tri_count * sizeof(int));
     for (int i = 0; i < b->n; ++i) {
         b->x[i] = tc_transform_point(d->base.pose, m->vertices.data[i]);

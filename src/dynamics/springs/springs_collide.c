@@ -47,6 +47,7 @@ typedef struct pair_work {
     TC_ARRAY(inside_contact) contacts;  ///< the inside vertices being resolved
     TC_ARRAY(tc_real) b_buffer; ///< per vertex of B: weights, then shifts
     tc_real *b_weight, *b_shift;
+    bool out_of_memory;   ///< some list could not grow: the pair's inside set or response is incomplete
 } pair_work;
 
 static tc_aabb tri_box(const tc_springs_body* b, int t) {
@@ -66,8 +67,7 @@ static bool cut(const pair_work* pw, const tc_springs_body* A, int u, int v) {
 static void seed(pair_work* pw, int v) {
     if (pw->mark[v]) return;
     pw->mark[v] = 1;
-    tc_array_push(&pw->inside, v);
-    tc_array_push(&pw->queue, v);
+    if (!tc_array_push(&pw->inside, v) || !tc_array_push(&pw->queue, v)) pw->out_of_memory = true;
 }
 
 static void cell_range(const tri_grid* g, tc_aabb b, int lo[3], int hi[3]) {
@@ -123,7 +123,10 @@ static bool build_grid(pair_work* pw, const tc_springs_body* B, tc_aabb region) 
 
 // Edges of A against B's nearby triangles: cut edges, seeds on their inner side, direction.
 static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B, tc_aabb region) {
-    if (!build_grid(pw, B, region)) return;
+    if (!build_grid(pw, B, region)) {
+        pw->out_of_memory = true;
+        return;
+    }
     tri_grid* g = &pw->grid;
     for (int e = 0; e < A->edge_count; ++e) {
         const tc_spring* s = &A->springs.data[e];
@@ -148,14 +151,18 @@ static void intersect(pair_work* pw, const tc_springs_body* A, const tc_springs_
             seed(pw, tc_v3_dot(tc_v3_sub(A->x[s->i], hit), n2) < 0 ? s->i : s->j);
             hit_any = true;
         }
-        if (hit_any) tc_array_push(&pw->cut_edges, e);
+        if (hit_any && !tc_array_push(&pw->cut_edges, e)) pw->out_of_memory = true;
     }
 }
 
 // Keeps the filled vertices that B's surface winds around: a fill that leaked past a double
 // crossing (an edge entering and leaving B) reaches outside vertices too.
 static void confirm_inside(pair_work* pw, const tc_springs_body* A, const tc_springs_body* B) {
-    if (pw->inside.count == 0 || !tc_springs_winding_build(&pw->winding, B)) return;
+    if (pw->inside.count == 0) return;
+    if (!tc_springs_winding_build(&pw->winding, B)) {
+        pw->out_of_memory = true;
+        return;
+    }
     int kept = 0;
     for (int k = 0; k < pw->inside.count; ++k) {
         int i = pw->inside.data[k];
@@ -262,9 +269,15 @@ static void respond(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_b
     for (int k = 0; k < pw->inside.count; ++k) {
         inside_contact c = {pw->inside.data[k], 0, tc_v3(1, 0, 0), 0};
         c.depth = nearest(B, A->x[c.vertex], &c.tri, &c.bary);
-        if (!tc_array_push(&pw->contacts, c)) return;
+        if (!tc_array_push(&pw->contacts, c)) {
+            pw->out_of_memory = true;
+            return;
+        }
     }
-    if (!tc_array_reserve(&pw->b_buffer, 2 * B->n)) return;
+    if (!tc_array_reserve(&pw->b_buffer, 2 * B->n)) {
+        pw->out_of_memory = true;
+        return;
+    }
     pw->b_weight = pw->b_buffer.data, pw->b_shift = pw->b_buffer.data + B->n;
     separate(pw, A, B, n);
     for (int k = 0; k < pw->contacts.count; ++k) { // then the velocities, one contact after another (Gauss-Seidel)
@@ -314,6 +327,7 @@ static void work_reset(pair_work* pw, int n) {
         pw->mark_count = pw->mark ? n : 0;
     }
     if (pw->mark) memset(pw->mark, 0, (size_t)n);
+    pw->out_of_memory = !pw->mark;
     pw->direction = tc_v3_zero();
 }
 
@@ -323,15 +337,21 @@ static bool find_inside(pair_work* pw, const tc_springs_body* A, const tc_spring
     work_reset(pw, A->n);
     if (!pw->mark) return false;
     for (int t = 0; t < B->tri_count; ++t)
-        if (tc_aabb_overlap(tri_box(B, t), region)) tc_array_push(&pw->tris, t);
+        if (tc_aabb_overlap(tri_box(B, t), region) && !tc_array_push(&pw->tris, t)) pw->out_of_memory = true;
     intersect(pw, A, B, region);
     flood(pw, A);
     confirm_inside(pw, A, B);
     return true;
 }
 
+// A's vertices inside B pushed out. Out of memory: the pair (this direction) is skipped whole
+// rather than resolved from an incomplete inside set, and the step says so.
 static void one_way(tc_world* w, pair_work* pw, tc_springs_body* A, tc_springs_body* B, tc_real h, bool record) {
-    if (find_inside(pw, A, B)) respond(w, pw, A, B, h, record);
+    bool found = find_inside(pw, A, B);
+    if (found && !pw->out_of_memory) respond(w, pw, A, B, h, record);
+    if (pw->out_of_memory)
+        tc_world_out_of_memory(w, "springs bodies '%s' and '%s': out of memory finding the vertices inside; contact skipped this sub-step",
+                               tc_world_slot_name(w, A->slot), tc_world_slot_name(w, B->slot));
 }
 
 int tc_springs_find_inside(const tc_springs_body* A, const tc_springs_body* B, int* out, int capacity) {

@@ -103,17 +103,13 @@ void tc_springs_step_explicit(tc_world* w, tc_springs_body* b, tc_real h) {
     tc_vec3 g = w->def.gravity;
     int n = tc_springs_explicit_pieces(b, h);
     // contact forces already in b->f act over the whole sub-step; keep them for each piece
-    tc_vec3* external = NULL;
-    if (n > 1) {
-        external = tc_alloc((size_t)b->n * sizeof(tc_vec3));
-        if (external) memcpy(external, b->f, (size_t)b->n * sizeof(tc_vec3));
-    }
+    tc_vec3* external = b->work;
+    if (n > 1) memcpy(external, b->f, (size_t)b->n * sizeof(tc_vec3));
     for (int k = 0; k < n; ++k) {
-        if (k > 0 && external) memcpy(b->f, external, (size_t)b->n * sizeof(tc_vec3));
+        if (k > 0) memcpy(b->f, external, (size_t)b->n * sizeof(tc_vec3));
         tc_springs_step_raw(b, g, h / n);
         tc_springs_project_rigid(w, b, h, k, n);
     }
-    tc_free(external, (size_t)b->n * sizeof(tc_vec3));
 }
 
 // ---- implicit Euler ----------------------------------------------------------------------------
@@ -169,14 +165,8 @@ static void conjugate_gradient(const implicit_ctx* c, const tc_vec3* rhs, tc_vec
 
 void tc_springs_step_implicit(tc_springs_body* b, tc_vec3 g, tc_real h) {
     int n = b->n;
-    tc_vec3* buf = tc_alloc(7 * (size_t)n * sizeof(tc_vec3));
-    tc_real* diag = tc_alloc((size_t)n * sizeof(tc_real));
-    if (!buf || !diag) {
-        tc_free(buf, 7 * (size_t)n * sizeof(tc_vec3));
-        tc_free(diag, (size_t)n * sizeof(tc_real));
-        for (int i = 0; i < n; ++i) b->v[i] = tc_v3_madd(b->v[i], h * b->inv_m[i], b->f[i]);
-        return; // out of memory: a plain explicit step rather than none
-    }
+    tc_vec3* buf = b->work;
+    tc_real* diag = b->work_diag;
     tc_vec3 *rhs = buf, *dv = buf + n, *kv = buf + 2 * n, *work = buf + 3 * n;
     tc_springs_forces(b, g);
     implicit_ctx c = {b, h};
@@ -210,6 +200,4 @@ void tc_springs_step_implicit(tc_springs_body* b, tc_vec3 g, tc_real h) {
         b->x[i] = tc_v3_madd(b->x[i], h, b->v[i]);
         b->f[i] = tc_v3_zero();
     }
-    tc_free(buf, 7 * (size_t)n * sizeof(tc_vec3));
-    tc_free(diag, (size_t)n * sizeof(tc_real));
 }

@@ -47,8 +47,14 @@ void tc_springs_rigid_begin(tc_world* w, tc_springs_body* b, tc_real h, bool rec
         if (record) {
             p.touch = tc_alloc((size_t)b->n * sizeof(tc_springs_touch));
             if (p.touch) memset(p.touch, 0, (size_t)b->n * sizeof(tc_springs_touch));
+            else // the contacts with this body are resolved but not recorded
+                tc_world_out_of_memory(w, "springs body '%s': out of memory for contact records with '%s'", tc_world_slot_name(w, b->slot),
+                                       tc_world_slot_name(w, s));
         }
-        if (!tc_array_push(&b->proxies, p)) touch_free(&p, b->n);
+        if (tc_array_push(&b->proxies, p)) continue;
+        touch_free(&p, b->n);
+        tc_world_out_of_memory(w, "springs body '%s': out of memory for its contact with rigid body '%s'; skipped this sub-step",
+                               tc_world_slot_name(w, b->slot), tc_world_slot_name(w, s));
     }
 }
 
