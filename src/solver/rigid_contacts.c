@@ -208,8 +208,10 @@ void tc_rigid_contacts_begin_step(tc_world* w, tc_rigid_store* s, tc_real dt) {
     TC_PARALLEL_FOR_BLOCKS(threads)
     for (int i = 0; i < s->bodies.count; ++i) {
         tc_rigid_body* b = &s->bodies.data[i];
-        if (tc_rigid_is_dynamic(b) && !b->awake && (tc_v3_len2(b->user_force) > 0 || tc_v3_len2(b->user_torque) > 0))
+        if (tc_rigid_is_dynamic(b) && !b->awake &&
+            (tc_v3_len2(b->user_force) > 0 || tc_v3_len2(b->user_torque) > 0 || b->wake_next || tc_v3_len2(b->lag_force) > 0))
             b->awake = true, b->sleep_time = 0;
+        b->wake_next = false;
         tc_rigid_update_derived(b);
     }
     tc_solver* sv = solver_of(s);

@@ -148,3 +148,26 @@ void tc_coupling_penalty_sdf(tc_world* w, tc_real h) {
         }
     }
 }
+
+// A sleeping rigid body is left out of the rigid solver's pairs for the step: if a point body met
+// it through a proxy it would be pushed through what it rests on. Woken here, before the pairs
+// are made, when a moving body may reach it; one that is reached anyway (the body sped up) is met
+// as immovable for the step and wakes at the next (wake_next, points_ops.c).
+void tc_coupling_wake_near(tc_world* w, tc_real dt) {
+    const tc_real moving = 0.05; // m/s, the rigid bodies' sleep threshold (docs/rigid.md)
+    for (int i = 0; i < w->slots.count; ++i) {
+        const tc_body_slot* si = &w->slots.data[i];
+        const tc_kind_ops* ops = si->alive ? tc_kind_ops_of((tc_body_kind)si->kind) : NULL;
+        if (!ops || !ops->rigid_contacts || !ops->surface_point_count) continue;
+        pair_side a = {ops, si->index, i};
+        tc_real speed = max_sample_speed(w, a);
+        if (!(speed > moving)) continue;
+        tc_aabb reach = tc_aabb_inflate(ops->body_aabb(w, si->index), speed * dt);
+        for (int j = 0; j < w->slots.count; ++j) {
+            const tc_body_slot* sj = &w->slots.data[j];
+            const tc_kind_ops* other = sj->alive && sj->kind == TC_BODY_RIGID ? tc_kind_ops_of(TC_BODY_RIGID) : NULL;
+            if (!other || !other->wake || !other->is_awake || other->is_awake(w, sj->index)) continue;
+            if (tc_aabb_overlap(reach, other->body_aabb(w, sj->index))) other->wake(w, sj->index);
+        }
+    }
+}

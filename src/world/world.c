@@ -305,6 +305,7 @@ tc_result tc_world_step(tc_world* w, tc_error* error) {
     atomic_store(&w->oom_reported, 0);
     tc_real dt = w->def.time_step, h = dt / w->def.sub_steps;
     tc_array_clear(&w->contacts);
+    tc_coupling_wake_near(w, dt);
     RUN_STAGE(w, dt, begin_step);
     for (int s = 0; s < w->def.sub_steps; ++s) {
         RUN_STAGE(w, h, apply_forces);

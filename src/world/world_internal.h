@@ -103,6 +103,8 @@ typedef struct tc_kind_ops {
     void (*wake_all)(tc_world* w);
     /// False while the body sleeps or cannot move (static). NULL: the kind never sleeps.
     bool (*is_awake)(const tc_world* w, int index);
+    /// Optional: wakes one sleeping body (before the step's begin_step).
+    void (*wake)(tc_world* w, int index);
     /// Checkpoints (world/state_io.h): every dynamic variable of the whole store, bodies in store
     /// order, enough that a resumed run is bit-identical to an uninterrupted one. read_state
     /// restores into a store rebuilt from the same scene and returns an error naming `file`
@@ -178,5 +180,8 @@ void tc_world_out_of_memory(tc_world* w, const char* fmt, ...)
 
 /// The generic penalty coupling between bodies of different kinds (world/coupling.c).
 void tc_coupling_penalty_sdf(tc_world* w, tc_real h);
+/// Before a step's begin_step: wakes the sleeping bodies a moving deformable body that takes
+/// rigid contacts itself (rigid_contacts) may reach within the step of dt s.
+void tc_coupling_wake_near(tc_world* w, tc_real dt);
 
 #endif

@@ -46,7 +46,7 @@ static void integrate(tc_world* w, tc_real h) {
             tc_rigid_body* r = &rs->bodies.data[p->rigid];
             r->lag_force = tc_v3_madd(r->lag_force, 1 / h, p->impulse);
             r->lag_torque = tc_v3_madd(r->lag_torque, 1 / h, p->angular_impulse);
-            r->awake = true, r->sleep_time = 0;
+            r->sleep_time = 0;
         }
         tc_array_clear(&pb->proxies);
     }
@@ -114,14 +114,20 @@ static tc_real static_contact(tc_world* w, int i, int k, int32_t other_slot, tc_
                                   w->def.contact_push_max_velocity, -1, tc_v3_zero(), tc_v3_zero()};
     tc_real fn = NAN;
     *friction = tc_v3_zero();
-    if (other_slot >= 0) { // a dynamic rigid body: met through its proxy
+    bool immovable = other_slot < 0;
+    if (!immovable) { // a dynamic rigid body: met through its proxy
         int index = w->slots.data[other_slot].index;
-        const tc_rigid_body* r = &tc_rigid_store_of(w)->bodies.data[index];
-        c.proxy = tc_points_proxy_for(b, index, r->inv_mass, r->inv_inertia_world, b->surfel_mass[k]);
-        c.arm = tc_v3_sub(b->s[k], r->com);
-        c.v_other = tc_rigid_velocity_at(r, b->s[k]);
+        tc_rigid_body* r = &tc_rigid_store_of(w)->bodies.data[index];
+        if (!r->awake) { // the solver made its pairs without it: immovable until the next step
+            r->wake_next = true;
+            immovable = true;
+        } else {
+            c.proxy = tc_points_proxy_for(b, index, r->inv_mass, r->inv_inertia_world, b->surfel_mass[k]);
+            c.arm = tc_v3_sub(b->s[k], r->com);
+            c.v_other = tc_rigid_velocity_at(r, b->s[k]);
+        }
     }
-    if (c.proxy >= 0 || other_slot < 0) fn = tc_points_add_static_contact(b, &c, h, friction);
+    if (c.proxy >= 0 || immovable) fn = tc_points_add_static_contact(b, &c, h, friction);
     if (!isnan(fn)) return fn;
     tc_world_out_of_memory(w, "points body '%s': out of memory for its contacts with rigid or static bodies; some skipped",
                            tc_world_slot_name(w, b->slot));

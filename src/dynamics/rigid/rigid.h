@@ -25,6 +25,9 @@ typedef struct tc_rigid_body {
     /// about com), applied over the next one, when the solver meets them with the body's other
     /// contacts (points_ops.c)
     tc_vec3 lag_force, lag_torque;
+    /// Touched by a deformable body while asleep: met as immovable for the rest of the step (its
+    /// solver pairs were made without it) and woken at the next step's start.
+    bool wake_next;
     tc_material material;
     tc_real linear_damping, angular_damping;
     tc_contact_method contact_method;

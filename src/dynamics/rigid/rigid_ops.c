@@ -136,6 +136,7 @@ void tc_rigid_wake_all(tc_world* w) {
 tc_result tc_rigid_set_pose(tc_world* w, int i, tc_transform to) {
     tc_rigid_body* b = body(w, i);
     b->pose = to;
+    b->lag_force = b->lag_torque = tc_v3_zero(); // a reaction from where it was
     tc_rigid_update_derived(b);
     // Whatever rested on the body at its old place, or sleeps where it lands, must move again:
     // a teleport is rare, so every sleeping body wakes rather than the touched islands only.
@@ -148,9 +149,15 @@ tc_result tc_rigid_set_velocity(tc_world* w, int i, tc_vec3 v, tc_vec3 omega) {
     if (!tc_rigid_is_dynamic(b)) return TC_RESULT_UNSUPPORTED;
     b->v = v;
     b->w = omega;
+    b->lag_force = b->lag_torque = tc_v3_zero(); // the velocity is set, reactions included
     b->awake = true;
     b->sleep_time = 0;
     return TC_RESULT_OK;
+}
+
+static void wake(tc_world* w, int i) {
+    tc_rigid_body* b = body(w, i);
+    if (tc_rigid_is_dynamic(b)) b->awake = true, b->sleep_time = 0;
 }
 
 bool tc_rigid_is_awake(const tc_world* w, int i) {
@@ -188,6 +195,7 @@ const tc_kind_ops tc_rigid_kind_ops = {
     .set_velocity = tc_rigid_set_velocity,
     .wake_all = tc_rigid_wake_all,
     .is_awake = tc_rigid_is_awake,
+    .wake = wake,
     .write_state = tc_rigid_write_state,
     .read_state = tc_rigid_read_state,
 };

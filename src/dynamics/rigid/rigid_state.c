@@ -15,6 +15,7 @@ static void write_body(const tc_rigid_body* b, tc_state_writer* out) {
     tc_state_write_vec3(out, b->user_torque);
     tc_state_write_vec3(out, b->lag_force);
     tc_state_write_vec3(out, b->lag_torque);
+    tc_state_write_i64(out, b->wake_next);
     tc_state_write_i64(out, b->awake);
     tc_state_write_real(out, b->sleep_time);
 }
@@ -28,6 +29,7 @@ static void read_body(tc_rigid_body* b, tc_state_reader* in) {
     b->user_torque = tc_state_read_vec3(in);
     b->lag_force = tc_state_read_vec3(in);
     b->lag_torque = tc_state_read_vec3(in);
+    b->wake_next = tc_state_read_i64(in) != 0;
     b->awake = tc_state_read_i64(in) != 0;
     b->sleep_time = tc_state_read_real(in);
     tc_rigid_update_derived(b);
