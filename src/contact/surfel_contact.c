@@ -440,6 +440,10 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
     int cap = 0;
     size_t moved_size = (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3);
     tc_vec3* moved = tc_alloc(moved_size);
+    if (!moved) { // the samples stay as placed
+        tc_surfel_note_out_of_memory();
+        return;
+    }
     for (int it = 0; it < iterations; ++it) {
         tc_point_grid_build(&grid, pts->data, pts->count, spacing);
         for (int i = 0; i < pts->count; ++i) {
@@ -667,6 +671,10 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
             tc_vec3 mid = cand.data[c];
             sample_fits sf = {0};
             if (!reproject(A, B, &mid, &sf, NULL)) continue;
+            if (!tc_array_reserve(pts, pts->count + 1) || !tc_array_reserve(fits, fits->count + 1)) {
+                tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
+                continue;
+            }
             array_push(pts, mid);
             array_push(fits, sf);
             added++;
@@ -814,13 +822,29 @@ static void side_class_free(side_class* c) {
     }
 }
 
-// Room for nc candidates.
-static void side_class_reserve(side_class* c, int nc) {
-    if (nc <= c->cap) return;
-    c->lower = tc_realloc(c->lower, (size_t)c->cap * sizeof(tc_real), (size_t)nc * sizeof(tc_real));
-    c->state = tc_realloc(c->state, (size_t)c->cap, (size_t)nc);
-    c->fit = tc_realloc(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit), (size_t)nc * sizeof(tc_surfel_fit));
-    c->cap = nc;
+// Room for nc candidates; false (nothing changed, out of memory noted) when it cannot grow.
+static bool side_class_reserve(side_class* c, int nc) {
+    if (nc <= c->cap) return true;
+    tc_real* lower = tc_alloc((size_t)nc * sizeof(tc_real));
+    uint8_t* state = tc_alloc((size_t)nc);
+    tc_surfel_fit* fit = tc_alloc((size_t)nc * sizeof(tc_surfel_fit));
+    if (!lower || !state || !fit) {
+        tc_free(lower, (size_t)nc * sizeof(tc_real));
+        tc_free(state, (size_t)nc);
+        tc_free(fit, (size_t)nc * sizeof(tc_surfel_fit));
+        tc_surfel_note_out_of_memory();
+        return false;
+    }
+    if (c->cap) {
+        memcpy(lower, c->lower, (size_t)c->count * sizeof(tc_real));
+        memcpy(state, c->state, (size_t)c->count);
+        memcpy(fit, c->fit, (size_t)c->count * sizeof(tc_surfel_fit));
+        tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
+        tc_free(c->state, (size_t)c->cap);
+        tc_free(c->fit, (size_t)c->cap * sizeof(tc_surfel_fit));
+    }
+    c->lower = lower, c->state = state, c->fit = fit, c->cap = nc;
+    return true;
 }
 
 // The best lower bound on f_other at surfel k from its classified neighbours within h.
@@ -867,8 +891,9 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 
 // classify_one for the surfel at grid position t, its result kept by position for the bounds.
 static void classify_at(const tc_points_body* self, const tc_points_body* other, side_class* c, int t) {
+    int before = c->count;
     classify_one(self, other, c, self->surface.grid.items[t], t);
-    c->lower_at[t] = c->lower[c->count - 1];
+    if (c->count > before) c->lower_at[t] = c->lower[c->count - 1];
 }
 
 // at: k's grid position when the candidates are walked in grid order (their bounds are used),
@@ -876,7 +901,7 @@ static void classify_at(const tc_points_body* self, const tc_points_body* other,
 static void classify_one(const tc_points_body* self, const tc_points_body* other, side_class* c, int k, int at) {
     tc_real h = other->surface.h;
     tc_vec3 y = self->s[k];
-    if (c->count == c->cap) side_class_reserve(c, c->cap ? 2 * c->cap : 256);
+    if (c->count == c->cap && !side_class_reserve(c, c->cap ? 2 * c->cap : 256)) return; // left unclassified
     int slot = c->count++;
     tc_real bound = at >= 0 ? neighbour_bound(self, c, k, at, h) : -INFINITY;
     c->slot_of[k] = slot;
@@ -909,6 +934,12 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)
     c->classified = tc_calloc((size_t)(c->ns + 63) / 64, sizeof(uint64_t));
+    if (!c->slot_of || !c->classified) { // this side classifies nothing
+        side_class_free(c);
+        c->slot_of = NULL, c->classified = NULL;
+        tc_surfel_note_out_of_memory();
+        return;
+    }
     const tc_surfel_surface* S = &self->surface;
     const tc_point_grid* g = &S->grid;
     tc_aabb box = other->aabb;
@@ -926,8 +957,14 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             int row = (cz * g->dims[1] + cy) * g->dims[0];
             most += g->start[row + hi[0] + 1] - g->start[row + lo[0]];
         }
-    side_class_reserve(c, most);
+    (void)side_class_reserve(c, most); // (else grown as it goes)
     c->lower_at = tc_alloc((size_t)c->ns * sizeof(tc_real));
+    if (!c->lower_at) { // without the bounds: a fit for every candidate
+        tc_surfel_note_out_of_memory();
+        for (int k = 0; k < self->ns; ++k)
+            if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
+        return;
+    }
     for (int t = 0; t < self->ns; ++t) c->lower_at[t] = -INFINITY;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
@@ -964,7 +1001,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
-        for (int word = 0; word < (self->ns + 63) / 64; ++word)
+        for (int word = 0; cls[s].classified && word < (self->ns + 63) / 64; ++word)
             for (uint64_t bits = cls[s].classified[word]; bits; bits &= bits - 1) { // the classified surfels in index order
                 int k = word * 64 + __builtin_ctzll(bits), slot = cls[s].slot_of[k];
                 if (cls[s].state[slot] == CLASS_OUT) continue;
@@ -986,6 +1023,10 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 if (spacing > 0) {
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
+                }
+                if (!tc_array_reserve(out, out->count + 1) || (fits && !tc_array_reserve(fits, fits->count + 1))) {
+                    tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
+                    continue;
                 }
                 array_push(out, x);
                 if (fits) array_push(fits, sf);
@@ -1021,8 +1062,11 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
         relax(A, B, &pts, &fits, p->spacing, p->relax_iterations, &refs);
     }
     tc_surfel_surface phi = {0};
-    tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
-    for (int i = 0; i < pts.count; ++i) {
+    bool phi_ok = tc_surfel_surface_build(&phi, pts.data, pts.data, pts.count, p->spacing);
+    bool room = tc_array_reserve(&out->points, pts.count) && tc_array_reserve(&out->normals, pts.count) &&
+                tc_array_reserve(&out->surface_dist_a, pts.count) && tc_array_reserve(&out->surface_dist_b, pts.count);
+    if (!phi_ok || !room) tc_surfel_note_out_of_memory(); // (without phi: the normals of the fits)
+    for (int i = 0; room && i < pts.count; ++i) {
         tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n, ref;
         if (refs.count == pts.count) ref = refs.data[i]; // from the relaxation's last fits
         else {
@@ -1030,7 +1074,7 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
             tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
             ref = tc_v3_normalize(tc_v3_sub(na, nb));
         }
-        if (!tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
+        if (!phi_ok || !tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         array_push(&out->points, pts.data[i]);
         array_push(&out->normals, n);
         const sample_fits* sf = &fits.data[i];
@@ -1271,6 +1315,13 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
     bool grid_ok = tc_sample_grid_build(&grid, c->points.data, c->points.count, p->spacing);
     c->forces.count = c->depth.count = c->nearest_a.count = c->nearest_b.count = 0;
     c->total_a = tc_v3_zero();
+    int n_points = c->points.count;
+    if (!tc_array_reserve(&c->forces, n_points) || !tc_array_reserve(&c->depth, n_points) || !tc_array_reserve(&c->nearest_a, n_points) ||
+        !tc_array_reserve(&c->nearest_b, n_points)) {
+        tc_surfel_note_out_of_memory(); // no forces: the caller skips the pair
+        tc_sample_grid_free(&grid);
+        return;
+    }
     tc_real reach = 10 * fmax(A->surface.h, B->surface.h);
     bool hints = c->surface_dist_a.count == c->points.count && c->surface_dist_b.count == c->points.count;
     for (int i = 0; i < c->points.count; ++i) {
@@ -1340,6 +1391,8 @@ static void record(tc_world* w, tc_points_body* A, tc_points_body* B, const tc_s
 }
 
 static void store_drawn_surface(tc_points_body* b, const tc_surfel_contact* c, bool flip) {
+    int n = b->contact_points.count + c->points.count;
+    if (!tc_array_reserve(&b->contact_points, n) || !tc_array_reserve(&b->contact_normals, n)) return; // (drawing only)
     for (int i = 0; i < c->points.count; ++i) {
         array_push(&b->contact_points, c->points.data[i]);
         array_push(&b->contact_normals, flip ? tc_v3_neg(c->normals.data[i]) : c->normals.data[i]);
@@ -1364,8 +1417,15 @@ void tc_surfel_contact_collide(tc_world* w, tc_real h) {
             tc_points_body *A = s->bodies.data[i], *B = s->bodies.data[j];
             if (!tc_aabb_overlap(A->aabb, B->aabb)) continue;
             tc_surfel_contact_params p = tc_surfel_contact_params_for(w, A, B, h);
-            if (tc_surfel_contact_surface(A, B, &p, &c) == 0) continue;
-            tc_surfel_contact_forces(A, B, &p, &c);
+            (void)tc_surfel_take_out_of_memory();
+            int samples = tc_surfel_contact_surface(A, B, &p, &c);
+            if (samples > 0) tc_surfel_contact_forces(A, B, &p, &c);
+            if (tc_surfel_take_out_of_memory()) { // a partial contact surface or forces: none applied
+                tc_world_out_of_memory(w, "points bodies '%s' and '%s': out of memory in their contact; skipped this sub-step",
+                                       tc_world_slot_name(w, A->slot), tc_world_slot_name(w, B->slot));
+                continue;
+            }
+            if (samples == 0) continue;
             tc_points_distribute_forces(A, c.points.data, c.forces.data, c.points.count, 1);
             tc_points_distribute_forces(B, c.points.data, c.forces.data, c.points.count, -1);
             store_drawn_surface(A, &c, false);

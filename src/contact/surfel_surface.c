@@ -53,6 +53,16 @@ int tc_point_grid_cell_index(const tc_point_grid* g, tc_vec3 x) {
     return (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
 }
 
+static _Thread_local bool s_out_of_memory;
+
+void tc_surfel_note_out_of_memory(void) { s_out_of_memory = true; }
+
+bool tc_surfel_take_out_of_memory(void) {
+    bool was = s_out_of_memory;
+    s_out_of_memory = false;
+    return was;
+}
+
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_point_grid_free(g);
     tc_point_grid_layout(g, p, count, cell);
@@ -60,8 +70,10 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     g->start = tc_calloc((size_t)g->cell_count + 1, sizeof(int));
     g->items = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
     int* cell_of = tc_alloc((size_t)(count > 0 ? count : 1) * sizeof(int));
-    if (!g->start || !g->items || !cell_of) {
+    if (!g->start || !g->items || !cell_of) { // an empty grid (no start): every query finds nothing
         tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+        tc_point_grid_free(g);
+        tc_surfel_note_out_of_memory();
         return false;
     }
     for (int i = 0; i < count; ++i) {
@@ -72,6 +84,8 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
     int* fill = tc_alloc((size_t)g->cell_count * sizeof(int));
     if (!fill) {
         tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
+        tc_point_grid_free(g);
+        tc_surfel_note_out_of_memory();
         return false;
     }
     memcpy(fill, g->start, (size_t)g->cell_count * sizeof(int));
@@ -100,7 +114,12 @@ int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_
             if (n + (end - begin) > *capacity) { // room for the whole row: the append below is branch-free
                 int nc = *capacity ? *capacity : 64;
                 while (nc < n + (end - begin)) nc *= 2;
-                *out = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                int* grown = tc_realloc(*out, (size_t)*capacity * sizeof(int), (size_t)nc * sizeof(int));
+                if (!grown) { // the points found so far
+                    tc_surfel_note_out_of_memory();
+                    return n;
+                }
+                *out = grown;
                 *capacity = nc;
             }
             int* o = *out;

@@ -45,7 +45,13 @@ static inline bool tc_point_grid_range(const tc_point_grid* g, tc_vec3 x, tc_rea
     return true;
 }
 
-/// Indices of points within r of x (appended to out, which grows); returns the count appended.
+/// Out of memory in the point contact code (this thread): noted where an allocation fails (the
+/// call then goes on with less, never crashes) and taken by the collide hook, which reports it.
+void tc_surfel_note_out_of_memory(void);
+/// True when an allocation failed since the last call (and clears the note).
+bool tc_surfel_take_out_of_memory(void);
+/// Indices of points within r of x (appended to out, which grows; when it cannot grow, the
+/// points found so far and the out-of-memory note); returns the count appended.
 int tc_point_grid_query(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real r, int** out, int* capacity);
 /// Nearest point to x within max_r, or -1.
 int tc_point_grid_nearest(const tc_point_grid* g, const tc_vec3* p, tc_vec3 x, tc_real max_r);

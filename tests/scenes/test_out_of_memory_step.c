@@ -372,17 +372,7 @@ static void sweep(const oom_case* c) {
 
 OOM_TEST(test_rigid_step_out_of_memory, "rigid", build_rigid, 3, 120, NULL)
 OOM_TEST(test_hull_step_out_of_memory, "hull", build_hull, 3, 120, NULL)
-// Known crashes, left out until the point contact surfaces check their allocations (the code
-// was being rewritten on other branches): allocation numbers of steps 0 and 3 whose failure
-// writes through NULL in src/contact/surfel_contact.c: classify_side (slot_of, classified,
-// lower_at), side_class_reserve (lower, state, fit), pair_gaps (tc_point_grid_build, read by
-// gaps_of), relax (moved, tc_point_grid_build, tc_point_grid_query's list) and
-// tc_surfel_contact_surface_seeded (tc_surfel_surface_build of the contact surface, read by its
-// evaluation in src/contact/surfel_surface.c). TC_OOM_IGNORE_KNOWN=1 tries them. docs/reliability.md.
-static const char k_points_surface_crashes[] = "0:5,0:6,0:7,0:8,0:9,0:10,0:13,0:14,0:15,0:16,0:17,0:18,0:32,0:38,0:42,0:43,0:49,0:51,"
-                                               "3:22,3:23,3:24,3:25,3:26,3:27,3:28,3:29,3:30,3:31,3:32,3:33,3:45,3:51,3:55,3:56,3:62,3:64";
-
-OOM_TEST(test_points_step_out_of_memory, "points", build_points, 3, 120, k_points_surface_crashes)
+OOM_TEST(test_points_step_out_of_memory, "points", build_points, 3, 120, NULL)
 OOM_TEST(test_tet_step_out_of_memory, "tet", build_tet, 3, 120, NULL)
 OOM_TEST(test_springs_step_out_of_memory, "springs", build_springs, 3, 120, NULL)
 OOM_TEST(test_quasi_step_out_of_memory, "quasi", build_quasi, 3, 120, NULL)
