@@ -342,13 +342,7 @@ typedef struct gather {
 // the AVX2 clone passed vectors in registers to baseline-ABI code that read them from memory,
 // a crash): no vector crosses a call, so the note that the AVX calling convention differs from
 // the baseline one does not apply.
-#if defined(__clang__)
-#if __has_warning("-Wpsabi")
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
-#else
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+#include "core/psabi.h"
 #define LV_INLINE static inline __attribute__((always_inline))
 typedef tc_real lanes __attribute__((vector_size(LANES * sizeof(tc_real))));
 LV_INLINE lanes lv_add(lanes a, lanes b) { return a + b; }

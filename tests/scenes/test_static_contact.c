@@ -6,18 +6,43 @@
 // on the ground squashed the slab into the ground and ended on the ground.
 #include "points_scene_util.h"
 
-static tc_body_id static_ball(tc_world* w, tc_vec3 p, tc_real r) {
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
-    s.radius = r;
+// A rigid body of one shape at p: static, or free with velocity v.
+static tc_body_id rigid_shape(tc_world* w, tc_shape_def s, tc_vec3 p, tc_vec3 v, bool is_static) {
     tc_rigid_body_def d = tc_rigid_body_def_default();
     d.shapes = &s;
     d.shape_count = 1;
-    d.is_static = true;
+    d.is_static = is_static;
     d.base.pose.p = p;
+    d.base.linear_velocity = v;
     tc_body_id id;
     tc_error e;
     assert_int_equal(tc_rigid_body_create(w, &d, &id, &e), TC_RESULT_OK);
     return id;
+}
+
+static tc_body_id static_ball(tc_world* w, tc_vec3 p, tc_real r) {
+    tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
+    s.radius = r;
+    return rigid_shape(w, s, p, tc_v3_zero(), true);
+}
+
+// A free rigid box of these half extents and density (kg/m^3) resting at p.
+static tc_body_id free_box(tc_world* w, tc_vec3 half, tc_real density, tc_vec3 p) {
+    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
+    s.half_extents = half;
+    s.density = density;
+    return rigid_shape(w, s, p, tc_v3_zero(), false);
+}
+
+// A soft point slab (E = 1e5 Pa) of these half extents centred at p.
+static tc_body_id point_slab(tc_world* w, tc_vec3 half, tc_vec3 p) {
+    tc_points_body_def d = tc_points_body_def_default();
+    d.half_extents = half;
+    d.phyxel_spacing = 0.03;
+    d.surfel_spacing = 0.015;
+    d.youngs_modulus = 1e5;
+    d.base.pose.p = p;
+    return points_add(w, &d);
 }
 
 static tc_body_id soft_sphere(tc_world* w, bool tet, tc_real speed, tc_real youngs) {
@@ -99,15 +124,8 @@ static void test_fast_sphere_does_not_cross_thin_wall(void** state) {
             tc_body_id a = soft_sphere(w, tet, speed, 1e6);
             tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
             s.half_extents = tc_v3(0.2, 0.2, 0.01);
-            tc_rigid_body_def d = tc_rigid_body_def_default();
-            d.shapes = &s;
-            d.shape_count = 1;
-            d.is_static = true;
             tc_real wall = 0.3 + speed / 1200 * phase;
-            d.base.pose.p = tc_v3(0, 0, wall);
-            tc_body_id id;
-            tc_error e;
-            assert_int_equal(tc_rigid_body_create(w, &d, &id, &e), TC_RESULT_OK);
+            rigid_shape(w, s, tc_v3(0, 0, wall), tc_v3_zero(), true);
             tc_real furthest = -INFINITY;
             for (int i = 0; i < 120; ++i) {
                 points_step(w);
@@ -131,14 +149,7 @@ static void hit_free_ball(tc_real closing, tc_real youngs) {
     tc_body_id a = soft_sphere(w, false, 0.5 * closing, youngs);
     tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
     s.radius = 0.05;
-    tc_rigid_body_def d = tc_rigid_body_def_default();
-    d.shapes = &s;
-    d.shape_count = 1;
-    d.base.pose.p = tc_v3(0.01, 0, 0.101 + 0.02 * closing);
-    d.base.linear_velocity = tc_v3(0, 0, -0.5 * closing);
-    tc_body_id b;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &d, &b, &e), TC_RESULT_OK);
+    tc_body_id b = rigid_shape(w, s, tc_v3(0.01, 0, 0.101 + 0.02 * closing), tc_v3(0, 0, -0.5 * closing), false);
     tc_real ma = tc_body_get_mass(w, a), mb = tc_body_get_mass(w, b);
     tc_vec3 p0 = tc_v3_add(tc_v3_scale(tc_body_get_linear_velocity(w, a), ma), tc_v3_scale(tc_body_get_linear_velocity(w, b), mb));
     tc_real ke0 = 0.125 * (ma + mb) * closing * closing, peak = 0, closest = INFINITY;
@@ -176,23 +187,8 @@ static void test_box_rests_on_point_slab(void** state) {
     tc_world_def wd = tc_world_def_default();
     tc_world* w = tc_world_create(&wd, NULL);
     points_add_ground(w);
-    tc_points_body_def d = tc_points_body_def_default();
-    d.half_extents = tc_v3(0.2, 0.2, 0.04);
-    d.phyxel_spacing = 0.03;
-    d.surfel_spacing = 0.015;
-    d.youngs_modulus = 1e5;
-    d.base.pose.p = tc_v3(0, 0, 0.0405);
-    tc_body_id slab = points_add(w, &d);
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
-    s.half_extents = tc_v3(0.05, 0.05, 0.05);
-    s.density = 500;
-    tc_rigid_body_def r = tc_rigid_body_def_default();
-    r.shapes = &s;
-    r.shape_count = 1;
-    r.base.pose.p = tc_v3(0, 0, 0.08 + 0.05 + 0.3);
-    tc_body_id box;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &r, &box, &e), TC_RESULT_OK);
+    tc_body_id slab = point_slab(w, tc_v3(0.2, 0.2, 0.04), tc_v3(0, 0, 0.0405));
+    tc_body_id box = free_box(w, tc_v3(0.05, 0.05, 0.05), 500, tc_v3(0, 0, 0.08 + 0.05 + 0.3));
     tc_real lowest = INFINITY, slab_low = INFINITY, rebound = 0;
     for (int i = 0; i < 180; ++i) {
         points_step(w);
@@ -219,23 +215,8 @@ static void test_point_slab_rests_on_rigid_box(void** state) {
     tc_world_def wd = tc_world_def_default();
     tc_world* w = tc_world_create(&wd, NULL);
     points_add_ground(w);
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
-    s.half_extents = tc_v3(0.15, 0.15, 0.05);
-    s.density = 500;
-    tc_rigid_body_def r = tc_rigid_body_def_default();
-    r.shapes = &s;
-    r.shape_count = 1;
-    r.base.pose.p = tc_v3(0, 0, 0.05);
-    tc_body_id box;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &r, &box, &e), TC_RESULT_OK);
-    tc_points_body_def d = tc_points_body_def_default();
-    d.half_extents = tc_v3(0.1, 0.1, 0.04);
-    d.phyxel_spacing = 0.03;
-    d.surfel_spacing = 0.015;
-    d.youngs_modulus = 1e5;
-    d.base.pose.p = tc_v3(0, 0, 0.1405);
-    tc_body_id slab = points_add(w, &d);
+    tc_body_id box = free_box(w, tc_v3(0.15, 0.15, 0.05), 500, tc_v3(0, 0, 0.05));
+    tc_body_id slab = point_slab(w, tc_v3(0.1, 0.1, 0.04), tc_v3(0, 0, 0.1405));
     tc_real box_low = INFINITY;
     for (int i = 0; i < 120; ++i) {
         points_step(w);
@@ -260,16 +241,7 @@ static void test_point_sphere_hits_sleeping_box(void** state) {
     tc_world_def wd = tc_world_def_default();
     tc_world* w = tc_world_create(&wd, NULL);
     points_add_ground(w);
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
-    s.half_extents = tc_v3(0.05, 0.05, 0.05);
-    s.density = 800;
-    tc_rigid_body_def r = tc_rigid_body_def_default();
-    r.shapes = &s;
-    r.shape_count = 1;
-    r.base.pose.p = tc_v3(0, 0, 0.05);
-    tc_body_id box;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &r, &box, &e), TC_RESULT_OK);
+    tc_body_id box = free_box(w, tc_v3(0.05, 0.05, 0.05), 800, tc_v3(0, 0, 0.05));
     int steps = 0;
     do points_step(w); // asleep once its contacts are no longer made (tc_world_stats)
     while (tc_world_get_stats(w).contact_count > 0 && ++steps < 120);

@@ -208,13 +208,7 @@ enum { SAMPLE_LANES = 4 };
 #if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
 // No vector crosses a call (the helpers are the operators), so the note that the AVX calling
 // convention differs from the baseline one does not apply.
-#if defined(__clang__)
-#if __has_warning("-Wpsabi")
-#pragma clang diagnostic ignored "-Wpsabi"
-#endif
-#else
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+#include "core/psabi.h"
 typedef tc_real real_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(tc_real))));
 typedef int64_t mask_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(int64_t))));
 typedef uint64_t bit_lanes __attribute__((vector_size(SAMPLE_LANES * sizeof(uint64_t))));
