@@ -3,26 +3,7 @@
 // the failing allocation lies past the last one it makes.
 #include "tc_test.h"
 
-static int s_alloc_count;  ///< allocations since arm()
-static int s_fail_at = -1; ///< the allocation (0-based) that returns NULL; -1 = none
-
-static void* failing_alloc(size_t size, size_t alignment, void* user) {
-    (void)alignment;
-    (void)user;
-    if (s_alloc_count++ == s_fail_at) return NULL;
-    return malloc(size); // glibc malloc is 16-byte aligned, as tc_alloc asks
-}
-
-static void plain_free(void* ptr, size_t size, void* user) {
-    (void)size;
-    (void)user;
-    free(ptr);
-}
-
-static void arm(int fail_at) {
-    s_alloc_count = 0;
-    s_fail_at = fail_at;
-}
+#include "tc_failing_alloc.h"
 
 typedef tc_result create_fn(tc_world* w, tc_body_id* id, tc_error* e);
 
