@@ -34,6 +34,7 @@ static void write_body(const tc_points_body* b, struct tc_state_writer* out) {
     tc_state_write(out, b->sv, (size_t)b->ns * sizeof(tc_vec3));
     tc_state_write(out, &b->aabb, sizeof b->aabb);
     tc_state_write_vec3(out, b->user_force);
+    tc_state_write_i64(out, b->split_pending);
 }
 
 void tc_points_write_state(const tc_world* w, struct tc_state_writer* out) {
@@ -72,6 +73,7 @@ static tc_result read_body(tc_points_body* b, struct tc_state_reader* in, const 
     tc_state_read(in, b->sv, (size_t)ns * sizeof(tc_vec3));
     tc_state_read(in, &b->aabb, sizeof b->aabb);
     b->user_force = tc_state_read_vec3(in);
+    b->split_pending = tc_state_read_i64(in) != 0;
     if (in->failed || !valid_pairs(b, (int)pairs))
         return tc_error_set(e, TC_RESULT_PARSE, file, "points", "truncated or corrupt point-body state");
     tc_points_build_surface(b);
