@@ -1,20 +1,7 @@
 // Fast rigid bodies against thin static walls and each other: the broadphase grows each box by
 // the distance the body travels in the step and the contacts are speculative, so a body stops at
 // the surface instead of tunnelling (docs/rigid.md, The solver).
-#include "tc_test.h"
-
-static tc_body_id add(tc_world* w, tc_shape_def s, tc_vec3 p, tc_vec3 v, bool is_static) {
-    tc_rigid_body_def d = tc_rigid_body_def_default();
-    d.shapes = &s;
-    d.shape_count = 1;
-    d.is_static = is_static;
-    d.base.pose.p = p;
-    d.base.linear_velocity = v;
-    tc_body_id id;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &d, &id, &e), TC_RESULT_OK);
-    return id;
-}
+#include "rigid_scene_util.h"
 
 // A 2 cm ball or a 4 cm cube at `speed` towards a 1 cm static wall (the ball crosses several
 // wall thicknesses per sub-step): it stays on its side and comes back or stops.
@@ -22,13 +9,9 @@ static void fire_at_wall(tc_shape_type type, tc_real speed) {
     tc_world_def wd = tc_world_def_default();
     wd.gravity = tc_v3_zero();
     tc_world* w = tc_world_create(&wd, NULL);
-    tc_shape_def wall = tc_shape_def_default(TC_SHAPE_BOX);
-    wall.half_extents = tc_v3(0.5, 0.5, 0.005);
-    add(w, wall, tc_v3(0, 0, 1), tc_v3_zero(), true);
-    tc_shape_def s = tc_shape_def_default(type);
-    s.radius = 0.02;
-    s.half_extents = tc_v3(0.02, 0.02, 0.02);
-    tc_body_id b = add(w, s, tc_v3(0.01, -0.02, 0), tc_v3(0, 0, speed), false);
+    rs_moving(w, rs_box(tc_v3(0.5, 0.5, 0.005)), tc_v3(0, 0, 1), tc_v3_zero(), true);
+    tc_shape_def s = type == TC_SHAPE_SPHERE ? rs_sphere(0.02) : rs_box(tc_v3(0.02, 0.02, 0.02));
+    tc_body_id b = rs_moving(w, s, tc_v3(0.01, -0.02, 0), tc_v3(0, 0, speed), false);
     tc_real furthest = -INFINITY;
     for (int i = 0; i < 60; ++i) {
         assert_int_equal(tc_world_step(w, NULL), TC_RESULT_OK);
@@ -57,10 +40,8 @@ static void test_fast_balls_do_not_pass_through_each_other(void** state) {
     tc_world_def wd = tc_world_def_default();
     wd.gravity = tc_v3_zero();
     tc_world* w = tc_world_create(&wd, NULL);
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
-    s.radius = 0.02;
-    tc_body_id a = add(w, s, tc_v3(0, 0, 0), tc_v3(0, 0, 50), false);
-    tc_body_id b = add(w, s, tc_v3(0.005, 0, 1), tc_v3(0, 0, -50), false);
+    tc_body_id a = rs_moving(w, rs_sphere(0.02), tc_v3(0, 0, 0), tc_v3(0, 0, 50), false);
+    tc_body_id b = rs_moving(w, rs_sphere(0.02), tc_v3(0.005, 0, 1), tc_v3(0, 0, -50), false);
     tc_real gap = INFINITY;
     for (int i = 0; i < 60; ++i) {
         assert_int_equal(tc_world_step(w, NULL), TC_RESULT_OK);

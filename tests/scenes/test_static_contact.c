@@ -5,33 +5,17 @@
 // sub-step, so its stiffness was bounded by that step); a rigid box dropped on a point slab lying
 // on the ground squashed the slab into the ground and ended on the ground.
 #include "points_scene_util.h"
-
-// A rigid body of one shape at p: static, or free with velocity v.
-static tc_body_id rigid_shape(tc_world* w, tc_shape_def s, tc_vec3 p, tc_vec3 v, bool is_static) {
-    tc_rigid_body_def d = tc_rigid_body_def_default();
-    d.shapes = &s;
-    d.shape_count = 1;
-    d.is_static = is_static;
-    d.base.pose.p = p;
-    d.base.linear_velocity = v;
-    tc_body_id id;
-    tc_error e;
-    assert_int_equal(tc_rigid_body_create(w, &d, &id, &e), TC_RESULT_OK);
-    return id;
-}
+#include "rigid_scene_util.h"
 
 static tc_body_id static_ball(tc_world* w, tc_vec3 p, tc_real r) {
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
-    s.radius = r;
-    return rigid_shape(w, s, p, tc_v3_zero(), true);
+    return rs_moving(w, rs_sphere(r), p, tc_v3_zero(), true);
 }
 
 // A free rigid box of these half extents and density (kg/m^3) resting at p.
 static tc_body_id free_box(tc_world* w, tc_vec3 half, tc_real density, tc_vec3 p) {
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
-    s.half_extents = half;
+    tc_shape_def s = rs_box(half);
     s.density = density;
-    return rigid_shape(w, s, p, tc_v3_zero(), false);
+    return rs_moving(w, s, p, tc_v3_zero(), false);
 }
 
 // A soft point slab (E = 1e5 Pa) of these half extents centred at p.
@@ -122,10 +106,8 @@ static void test_fast_sphere_does_not_cross_thin_wall(void** state) {
             tc_world* w = fine_world();
             tc_real speed = tet ? 6 : 12;
             tc_body_id a = soft_sphere(w, tet, speed, 1e6);
-            tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
-            s.half_extents = tc_v3(0.2, 0.2, 0.01);
             tc_real wall = 0.3 + speed / 1200 * phase;
-            rigid_shape(w, s, tc_v3(0, 0, wall), tc_v3_zero(), true);
+            rs_moving(w, rs_box(tc_v3(0.2, 0.2, 0.01)), tc_v3(0, 0, wall), tc_v3_zero(), true);
             tc_real furthest = -INFINITY;
             for (int i = 0; i < 120; ++i) {
                 points_step(w);
@@ -147,9 +129,7 @@ static void test_fast_sphere_does_not_cross_thin_wall(void** state) {
 static void hit_free_ball(tc_real closing, tc_real youngs) {
     tc_world* w = fine_world();
     tc_body_id a = soft_sphere(w, false, 0.5 * closing, youngs);
-    tc_shape_def s = tc_shape_def_default(TC_SHAPE_SPHERE);
-    s.radius = 0.05;
-    tc_body_id b = rigid_shape(w, s, tc_v3(0.01, 0, 0.101 + 0.02 * closing), tc_v3(0, 0, -0.5 * closing), false);
+    tc_body_id b = rs_moving(w, rs_sphere(0.05), tc_v3(0.01, 0, 0.101 + 0.02 * closing), tc_v3(0, 0, -0.5 * closing), false);
     tc_real ma = tc_body_get_mass(w, a), mb = tc_body_get_mass(w, b);
     tc_vec3 p0 = tc_v3_add(tc_v3_scale(tc_body_get_linear_velocity(w, a), ma), tc_v3_scale(tc_body_get_linear_velocity(w, b), mb));
     tc_real ke0 = 0.125 * (ma + mb) * closing * closing, peak = 0, closest = INFINITY;

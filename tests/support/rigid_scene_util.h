@@ -41,6 +41,20 @@ static inline tc_body_id rs_body(tc_world* w, tc_shape_def s, tc_vec3 p, tc_quat
     return id;
 }
 
+/// A rigid body of one shape at p: static, or free with velocity v (default material).
+static inline tc_body_id rs_moving(tc_world* w, tc_shape_def s, tc_vec3 p, tc_vec3 v, bool is_static) {
+    tc_rigid_body_def d = tc_rigid_body_def_default();
+    d.shapes = &s;
+    d.shape_count = 1;
+    d.is_static = is_static;
+    d.base.pose.p = p;
+    d.base.linear_velocity = v;
+    tc_body_id id;
+    tc_error e;
+    assert_int_equal(tc_rigid_body_create(w, &d, &id, &e), TC_RESULT_OK);
+    return id;
+}
+
 static inline tc_shape_def rs_box(tc_vec3 h) {
     tc_shape_def s = tc_shape_def_default(TC_SHAPE_BOX);
     s.half_extents = h;

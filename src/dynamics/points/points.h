@@ -125,6 +125,7 @@ typedef struct tc_points_body {
     TC_ARRAY(tc_points_static_contact) static_contacts;
     TC_ARRAY(tc_points_proxy) proxies; ///< dynamic rigid bodies met this sub-step
     tc_real static_dt;              ///< s, the internal step the registered contacts will take
+    int elastic_steps;              ///< internal steps the elastic stability needs this sub-step
     uint8_t* surfel_colliding;      ///< 1 when the surfel is replaced by the contact surface
     bool surface_ok;                ///< false when the last surface build ran out of memory
     bool split_pending;             ///< pairs broke but the split ran out of memory: retried next step
@@ -176,9 +177,14 @@ bool tc_points_build_surfel_masses(tc_points_body* b);
 /// Moves surfels with the phyxel displacement field (first order) and refreshes aabb + surface.
 /// False when the surface ran out of memory.
 bool tc_points_update_surfels(tc_points_body* b);
-/// Advances the body by h with internal sub-steps bounded by the stability estimate; the
-/// registered static contacts act within them (and are consumed). Allocates nothing but the MLS
-/// surface: returns false when that ran out of memory (then surface_ok is false).
+/// At a sub-step's start (positions as they are until tc_points_integrate): the displacement
+/// gradients and the internal steps the elastic stability needs (elastic_steps), which the
+/// static contacts' registration and the integration both read.
+void tc_points_begin_substep(tc_points_body* b, tc_real h);
+/// Advances the body by h with internal sub-steps bounded by the stability estimate (after
+/// tc_points_begin_substep); the registered static contacts act within them (and are consumed).
+/// Allocates nothing but the MLS surface: returns false when that ran out of memory (then
+/// surface_ok is false).
 bool tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h);
 /// Registers surfel k's contact with immovable geometry for the coming sub-step; returns the
 /// normal force (N) it exerts at its start and its friction force in *friction (N; for contact

@@ -84,10 +84,15 @@ static tc_real stiffening_factor(const tc_points_body* b) {
     return sqrt(fmax(1, (3 * s2 - 1) / 2)) * sqrt(fmax(1, degraded)) * 1.2;
 }
 
+void tc_points_begin_substep(tc_points_body* b, tc_real h) {
+    tc_points_compute_gradients(b);
+    b->elastic_steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
+}
+
 // Steps within h: the elastic stability bound, and, with static contacts, w dt <= 0.5 at the
 // world's penalty frequency at least (tc_points_static_contact_gains).
 static int internal_steps(const tc_points_body* b, tc_real h) {
-    int steps = (int)ceil(h * stiffening_factor(b) / tc_points_stable_dt(b));
+    int steps = b->elastic_steps;
     for (int i = 0; i < b->static_contacts.count; ++i) steps = (int)fmax(steps, ceil(h * b->static_contacts.data[i].omega / 0.5));
     return steps < 1 ? 1 : steps;
 }
@@ -95,7 +100,6 @@ static int internal_steps(const tc_points_body* b, tc_real h) {
 tc_real tc_points_internal_dt(const tc_points_body* b, tc_real h) { return h / internal_steps(b, h); }
 
 bool tc_points_integrate(tc_points_body* b, tc_vec3 gravity, tc_real h) {
-    tc_points_compute_gradients(b);
     int steps = internal_steps(b, h), contacts = b->static_contacts.count;
     tc_real dt = h / steps;
     tc_vec3* f = b->work_f;

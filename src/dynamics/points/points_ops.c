@@ -11,12 +11,15 @@ void tc_points_destroy_store(tc_world* w);
 static tc_points_body* body(const tc_world* w, int i) { return tc_points_body_at(w, i); }
 static tc_vec3 linear_velocity(const tc_world* w, int i);
 
+// One body per thread, as integrate.
 static void apply_forces(tc_world* w, tc_real h) {
-    (void)h;
     tc_points_store* s = tc_points_store_of(w);
-    for (int b = 0; b < s->bodies.count; ++b) {
+    int count = s->bodies.count, threads = tc_parallel_width(w->def.thread_count, count);
+    TC_PARALLEL_FOR(threads)
+    for (int b = 0; b < count; ++b) {
         tc_points_body* pb = s->bodies.data[b];
         for (int i = 0; i < pb->np; ++i) pb->f_ext[i] = tc_v3_scale(pb->user_force, pb->m[i] / pb->total_mass);
+        tc_points_begin_substep(pb, h);
     }
 }
 
