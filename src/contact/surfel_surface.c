@@ -517,10 +517,21 @@ struct tc_surfel_tiles {
     /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
     tc_real half_cs[2], half_r2[2];
     signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
+    /// The normal cone of the surfels of each grid cell's 3x3x3 block (tc_surfel_surface_flat_at),
+    /// made when first asked for: 4 reals per cell (unit axis, least cosine to it), valid where
+    /// cone_stamp[cell] == stamp (a clear moves stamp on: no refill of the arrays).
+    tc_real* cone;
+    unsigned* cone_stamp;
+    unsigned stamp;
+    int cone_cap;
 };
 
 static void tiles_clear(struct tc_surfel_tiles* c) {
     if (!c) return;
+    if (++c->stamp == 0) { // (wrapped: 0 marks cones never made)
+        c->stamp = 1;
+        if (c->cone_cap) memset(c->cone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
+    }
     for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
     c->tiles = 0;
     c->cur = 0;
@@ -530,10 +541,33 @@ static void tiles_clear(struct tc_surfel_tiles* c) {
 static void tiles_free(struct tc_surfel_tiles* c) {
     if (!c) return;
     for (int b = 0; b < c->blocks; ++b) tc_free(c->block[b], c->block_cap[b] * sizeof(tc_real));
+    if (c->cone_cap) {
+        tc_free(c->cone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
+        tc_free(c->cone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
+    }
     tc_free(c, sizeof *c);
 }
 
 void tc_surfel_surface_drop_tiles(tc_surfel_surface* S) { tiles_clear(S->tiles); }
+
+// S's cache (made when first needed; NULL when out of memory). The cache is not part of the
+// surface's value: a const surface's queries write to it.
+static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
+    tc_surfel_surface* mut = (tc_surfel_surface*)S;
+    if (!mut->tiles) {
+        mut->tiles = tc_alloc(sizeof *mut->tiles);
+        if (!mut->tiles) return NULL;
+        // (Not zeroed as a whole, 40 KB: an entry's list is only read once its cell is set,
+        // a block only below `blocks`.)
+        mut->tiles->blocks = 0;
+        mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
+        mut->tiles->cone_cap = mut->tiles->stamp = 0;
+        mut->tiles->cone = NULL;
+        mut->tiles->cone_stamp = NULL;
+        tiles_clear(mut->tiles);
+    }
+    return mut->tiles;
+}
 
 // Room for n reals in a block (blocks are added, never moved: no list is copied); NULL when
 // out of memory.
@@ -790,17 +824,8 @@ static bool tile_of(const tc_surfel_surface* S, tc_vec3 x, bool reach, tile_view
         c[k] = (int)v;
     }
     int cell = (c[2] * grid->dims[1] + c[1]) * grid->dims[0] + c[0], key = reach ? grid->cell_count + cell : cell;
-    tc_surfel_surface* mut = (tc_surfel_surface*)S; // the cache is not part of the surface's value
-    if (!mut->tiles) {
-        mut->tiles = tc_alloc(sizeof *mut->tiles);
-        if (!mut->tiles) return false;
-        // (Not zeroed as a whole, 40 KB: an entry's list is only read once its cell is set,
-        // a block only below `blocks`.)
-        mut->tiles->blocks = 0;
-        mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
-        tiles_clear(mut->tiles);
-    }
-    struct tc_surfel_tiles* tc = mut->tiles;
+    struct tc_surfel_tiles* tc = tiles_of(S);
+    if (!tc) return false;
     int e = (int)(((uint32_t)key * 2654435761u) >> 21) & (TILE_HASH - 1);
     while (tc->cell[e] >= 0 && tc->cell[e] != key) e = (e + 1) & (TILE_HASH - 1);
     if (tc->cell[e] != key) {
@@ -1120,4 +1145,99 @@ bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
     *normal = n;
     return true;
+}
+
+// ---- normal cones ----------------------------------------------------------------------------
+// Cones holding normals: a unit axis and the least cosine of a normal to it (-1: none, the
+// normals cancel or spread over a half space). Two cones' normals are within the sum of the
+// half angles plus the axes' angle: cos(a + b) = ca cb - sa sb, without acos (libm-free bits).
+static tc_real cone_cos_sum(tc_real ca, tc_real cb) {
+    if (!(ca > 0 && cb > 0)) return -1;
+    tc_real c = ca * cb - sqrt((1 - ca * ca) * (1 - cb * cb));
+    return c > 0 ? c : -1;
+}
+
+// The cone of one cell's surfels' normals (not cached: the block cones below keep the result).
+static void cell_cone(const tc_surfel_surface* S, int cell, tc_real cone[4], int* count) {
+    const tc_point_grid* g = &S->grid;
+    tc_vec3 sum = tc_v3_zero();
+    for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, S->n[g->items[t]]);
+    *count = g->start[cell + 1] - g->start[cell];
+    tc_real len = tc_v3_len(sum), least = -1;
+    tc_vec3 axis = tc_v3_zero();
+    if (len > 1e-12) {
+        axis = tc_v3_scale(sum, 1 / len);
+        least = 1;
+        for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) {
+            tc_real c = tc_v3_dot(S->n[g->items[t]], axis);
+            least = c < least ? c : least;
+        }
+    }
+    cone[0] = axis.x, cone[1] = axis.y, cone[2] = axis.z, cone[3] = least;
+}
+
+// The cone of the normals of the 3x3x3 cells around cell c = (cx, cy, cz): the axis is their
+// (count-weighted) mean axis, the half angle the largest of axis-to-axis plus the cell's own.
+static void block_cone(const tc_surfel_surface* S, const int c[3], tc_real out[4]) {
+    const tc_point_grid* g = &S->grid;
+    enum { MAX = 27 };
+    tc_real cones[MAX][4];
+    int n = 0, lo[3], hi[3];
+    tc_vec3 sum = tc_v3_zero();
+    for (int k = 0; k < 3; ++k) {
+        lo[k] = c[k] > 0 ? c[k] - 1 : 0;
+        hi[k] = c[k] < g->dims[k] - 1 ? c[k] + 1 : g->dims[k] - 1;
+    }
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0];
+            for (int cell = row + lo[0]; cell <= row + hi[0]; ++cell) {
+                if (g->start[cell] == g->start[cell + 1]) continue;
+                int count;
+                cell_cone(S, cell, cones[n], &count);
+                sum = tc_v3_madd(sum, (tc_real)count, tc_v3(cones[n][0], cones[n][1], cones[n][2]));
+                n++;
+            }
+        }
+    tc_real len = tc_v3_len(sum), least = n > 0 ? 1 : -1;
+    tc_vec3 axis = len > 1e-12 ? tc_v3_scale(sum, 1 / len) : tc_v3_zero();
+    for (int i = 0; i < n && least > 0; ++i) {
+        tc_real ci = cone_cos_sum(cones[i][3], cones[i][0] * axis.x + cones[i][1] * axis.y + cones[i][2] * axis.z);
+        least = ci < least ? ci : least;
+    }
+    if (!(len > 1e-12)) least = -1;
+    out[0] = axis.x, out[1] = axis.y, out[2] = axis.z, out[3] = least;
+}
+
+bool tc_surfel_surface_flat_at(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 n, tc_real cos_max) {
+    const tc_point_grid* g = &S->grid;
+    struct tc_surfel_tiles* tc = tiles_of(S);
+    if (!tc || !g->start || !S->n) return false;
+    int c[3];
+    for (int k = 0; k < 3; ++k) { // (as tile_of: x's cell, false outside the grid)
+        tc_real v = (tc_v3_get(x, k) - tc_v3_get(g->origin, k)) * g->inv_cell;
+        if (!(v >= 0 && v < g->dims[k])) return false;
+        c[k] = (int)v;
+    }
+    if (tc->cone_cap < g->cell_count) { // (zeroed stamps: none made; the stamps start at 1)
+        tc_real* cone = tc_alloc(4 * (size_t)g->cell_count * sizeof(tc_real));
+        unsigned* stamp = tc_calloc((size_t)g->cell_count, sizeof(unsigned));
+        if (!cone || !stamp) {
+            tc_free(cone, 4 * (size_t)g->cell_count * sizeof(tc_real));
+            tc_free(stamp, (size_t)g->cell_count * sizeof(unsigned));
+            return false;
+        }
+        if (tc->cone_cap) {
+            tc_free(tc->cone, 4 * (size_t)tc->cone_cap * sizeof(tc_real));
+            tc_free(tc->cone_stamp, (size_t)tc->cone_cap * sizeof(unsigned));
+        }
+        tc->cone = cone, tc->cone_stamp = stamp, tc->cone_cap = g->cell_count;
+    }
+    int cell = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
+    tc_real* cone = tc->cone + 4 * (size_t)cell;
+    if (tc->cone_stamp[cell] != tc->stamp) {
+        block_cone(S, c, cone);
+        tc->cone_stamp[cell] = tc->stamp;
+    }
+    return cone_cos_sum(cone[3], cone[0] * n.x + cone[1] * n.y + cone[2] * n.z) >= cos_max;
 }

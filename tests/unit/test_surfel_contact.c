@@ -668,8 +668,11 @@ static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
     tc_points_body_free(B);
 }
 
-// The root search on local fits lands on the same contact surface points as the search with
-// an exact MLS fit at every evaluation.
+// The root search on local fits lands on the contact surface F = 0 as the search with an exact
+// MLS fit at every evaluation does, one seed per colliding surfel. (The segments differ: the
+// fast path takes most of them along the tangent plane of other's nearest surfel or a
+// neighbour's model of other, the exact path along other's MLS normal at the surfel: a few
+// degrees apart, which moves the deepest seeds, on segments up to 3h long, by up to ~0.4 h.)
 static void test_seeds_on_fits_match_exact_roots(void** state) {
     (void)state;
     const tc_real overlaps[] = {0.004, 0.012, 0.03}; // the deepest seeds ~3h long
@@ -682,14 +685,17 @@ static void test_seeds_on_fits_match_exact_roots(void** state) {
         tc_surfel_contact_seeds(A, B, true, &counts, &exact);
         assert_true(fast.count > 20);
         assert_int_equal(fast.count, exact.count);
-        tc_real h = fmin(A->surface.h, B->surface.h), worst = 0, F = 0;
+        tc_real h = fmin(A->surface.h, B->surface.h), worst = 0, F = 0, F_exact = 0;
         for (int i = 0; i < fast.count; ++i) {
-            worst = fmax(worst, tc_v3_dist(fast.data[i], exact.data[i]));
+            tc_real nearest = INFINITY; // (seeds are ~0.6 h apart)
+            for (int j = 0; j < exact.count; ++j) nearest = fmin(nearest, tc_v3_dist(fast.data[i], exact.data[j]));
+            worst = fmax(worst, nearest);
             F = fmax(F, fabs(tc_contact_surface_function(A, B, fast.data[i])) / (A->mat.youngs + B->mat.youngs));
+            F_exact = fmax(F_exact, fabs(tc_contact_surface_function(A, B, exact.data[i])) / (A->mat.youngs + B->mat.youngs));
         }
-        print_message("overlap %g m: %d seeds, worst distance to the exact roots %.2g h, |F|/(E_A+E_B) <= %.2g h\n", overlaps[o],
-                      fast.count, worst / h, F / h);
-        assert_true(worst < 1e-3 * h);
+        print_message("overlap %g m: %d seeds, worst distance to an exact root %.2g h, |F|/(E_A+E_B) <= %.2g h (exact roots: %.2g h)\n",
+                      overlaps[o], fast.count, worst / h, F / h, F_exact / h);
+        assert_true(worst < 0.5 * h);
         assert_true(F < 1e-4 * h);
         // Resampled and relaxed samples are re-projected on the local fits: still on F = 0.
         tc_surfel_contact c = {0};
@@ -781,28 +787,35 @@ static void classify(tc_points_body* A, tc_points_body* B, bool exact, uint8_t* 
 
 // The classification skips the fit of surfels a neighbour's f bounds clearly outside: it must
 // flag exactly the surfels a fit per surfel flags, on spheres and on boxes (sharp edges, where
-// f changes fastest), aligned and rotated, and on the benchmark's pair.
+// f changes fastest), aligned and rotated, on plates about 1.5 h thick (both faces within the
+// reach of one fit) and on the benchmark's pair. (Most candidates are decided by the tangent
+// plane of the other body's nearest surfel or by a neighbour's bounds, the rest by a fit.)
 static void test_classification_matches_a_fit_per_surfel(void** state) {
     (void)state;
     tc_real bench_spacing = sqrt(4 * TC_PI * 0.01 / 1e4);
-    const struct { int shape_a, shape_b; tc_real spacing, angle; tc_vec3 axis, at; } cases[] = {
-        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.18, 0, 0}},
-        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.196, 0, 0}},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0, {1, 0, 0}, {0.18, 0.05, 0.03}},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}},
-        {TC_POINTS_BOX, TC_POINTS_SPHERE, 0.01, 0, {1, 0, 0}, {0.18, 0.07, 0.05}},
-        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}},
+    const tc_vec3 cube = {0.1, 0.1, 0.1}, plate = {0.1, 0.1, 0.011};
+    const struct { int shape_a, shape_b; tc_real spacing, angle; tc_vec3 axis, at, half_a, half_b; } cases[] = {
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.18, 0, 0}, cube, cube},
+        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.196, 0, 0}, cube, cube},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0, {1, 0, 0}, {0.18, 0.05, 0.03}, cube, cube},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}, cube, cube},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}, cube, cube},
+        {TC_POINTS_BOX, TC_POINTS_SPHERE, 0.01, 0, {1, 0, 0}, {0.18, 0.07, 0.05}, cube, cube},
+        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}, cube, cube},
+        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.5, {1, 1, 0}, {0.16, 0.04, 0.02}, cube, plate},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.7, {0, 1, 1}, {0.08, 0.05, 0.1}, plate, cube},
+        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 1.2, {1, 0, 1}, {0.05, 0.03, 0.02}, plate, plate},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         tc_points_body_def d = tc_points_body_def_default();
         d.radius = 0.1;
-        d.half_extents = tc_v3(0.1, 0.1, 0.1);
-        d.phyxel_spacing = 0.022;
+        d.half_extents = cases[c].half_a;
+        d.phyxel_spacing = cases[c].half_a.z < 0.05 || cases[c].half_b.z < 0.05 ? 0.01 : 0.022; // (phyxels inside the plates)
         d.surfel_spacing = cases[c].spacing;
         d.shape = cases[c].shape_a;
         tc_points_body* A = build(d);
         d.shape = cases[c].shape_b;
+        d.half_extents = cases[c].half_b;
         d.base.pose.p = cases[c].at;
         tc_vec3 axis = tc_v3_normalize(cases[c].axis);
         tc_real s = sin(0.5 * cases[c].angle);
