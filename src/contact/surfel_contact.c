@@ -935,7 +935,7 @@ static void classify_deep(const tc_points_body* other, side_class* c, int slot, 
 // surfel within the reach 3h (no fit exists at y), *nearest the nearest (for classify_deep).
 #define CLASS_PLANE_MARGIN 0.5
 #define CLASS_PLANE_FAR 1.5
-#define CLASS_PLANE_COS 0.9063 // cos 25 degrees (a block of cells on the bench's spheres: ~10 degrees)
+#define CLASS_PLANE_COS 0.9063 // cos 25 degrees (a block of cells on the bench's spheres: ~14 degrees)
 enum { PLANE_UNDECIDED, PLANE_DECIDED, PLANE_BEYOND };
 static int classify_on_plane(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int* nearest) {
     tc_real h = other->surface.h, margin = CLASS_PLANE_MARGIN * h, reach = TC_SURFEL_REACH * h;

@@ -517,20 +517,33 @@ struct tc_surfel_tiles {
     /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
     tc_real half_cs[2], half_r2[2];
     signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
-    /// The normal cone of the surfels of each grid cell's 3x3x3 block (tc_surfel_surface_flat_at),
-    /// made when first asked for: 4 reals per cell (unit axis, least cosine to it), valid where
-    /// cone_stamp[cell] == stamp (a clear moves stamp on: no refill of the arrays).
-    tc_real* cone;
-    unsigned* cone_stamp;
+    /// Normal cones (tc_surfel_surface_flat_at) made when first asked for, 4 reals per grid cell
+    /// (unit axis, least cosine to it): of the cell's surfels (cone) and of its 3x3x3 block's
+    /// (bcone, from the cells' cones), valid where their stamp equals `stamp` (a clear moves
+    /// stamp on: no refill of the arrays).
+    tc_real *cone, *bcone;
+    unsigned *cone_stamp, *bcone_stamp;
     unsigned stamp;
     int cone_cap;
 };
+
+static void cones_free(struct tc_surfel_tiles* c) {
+    if (!c->cone_cap) return;
+    tc_free(c->cone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
+    tc_free(c->bcone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
+    tc_free(c->cone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
+    tc_free(c->bcone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
+    c->cone_cap = 0;
+}
 
 static void tiles_clear(struct tc_surfel_tiles* c) {
     if (!c) return;
     if (++c->stamp == 0) { // (wrapped: 0 marks cones never made)
         c->stamp = 1;
-        if (c->cone_cap) memset(c->cone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
+        if (c->cone_cap) {
+            memset(c->cone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
+            memset(c->bcone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
+        }
     }
     for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
     c->tiles = 0;
@@ -541,10 +554,7 @@ static void tiles_clear(struct tc_surfel_tiles* c) {
 static void tiles_free(struct tc_surfel_tiles* c) {
     if (!c) return;
     for (int b = 0; b < c->blocks; ++b) tc_free(c->block[b], c->block_cap[b] * sizeof(tc_real));
-    if (c->cone_cap) {
-        tc_free(c->cone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
-        tc_free(c->cone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
-    }
+    cones_free(c);
     tc_free(c, sizeof *c);
 }
 
@@ -562,8 +572,8 @@ static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
         mut->tiles->blocks = 0;
         mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
         mut->tiles->cone_cap = mut->tiles->stamp = 0;
-        mut->tiles->cone = NULL;
-        mut->tiles->cone_stamp = NULL;
+        mut->tiles->cone = mut->tiles->bcone = NULL;
+        mut->tiles->cone_stamp = mut->tiles->bcone_stamp = NULL;
         tiles_clear(mut->tiles);
     }
     return mut->tiles;
@@ -1157,12 +1167,13 @@ static tc_real cone_cos_sum(tc_real ca, tc_real cb) {
     return c > 0 ? c : -1;
 }
 
-// The cone of one cell's surfels' normals (not cached: the block cones below keep the result).
-static void cell_cone(const tc_surfel_surface* S, int cell, tc_real cone[4], int* count) {
+// The cone of cell's surfels' normals (its axis their normalised sum), made once per cache stamp.
+static const tc_real* cell_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, int cell) {
+    tc_real* cone = tc->cone + 4 * (size_t)cell;
+    if (tc->cone_stamp[cell] == tc->stamp) return cone;
     const tc_point_grid* g = &S->grid;
     tc_vec3 sum = tc_v3_zero();
     for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, S->n[g->items[t]]);
-    *count = g->start[cell + 1] - g->start[cell];
     tc_real len = tc_v3_len(sum), least = -1;
     tc_vec3 axis = tc_v3_zero();
     if (len > 1e-12) {
@@ -1174,70 +1185,73 @@ static void cell_cone(const tc_surfel_surface* S, int cell, tc_real cone[4], int
         }
     }
     cone[0] = axis.x, cone[1] = axis.y, cone[2] = axis.z, cone[3] = least;
+    tc->cone_stamp[cell] = tc->stamp;
+    return cone;
 }
 
-// The cone of the normals of the 3x3x3 cells around cell c = (cx, cy, cz): the axis is their
-// (count-weighted) mean axis, the half angle the largest of axis-to-axis plus the cell's own.
-static void block_cone(const tc_surfel_surface* S, const int c[3], tc_real out[4]) {
+// Room for the cones of n cells (zeroed stamps: none made, the stamps start at 1); false when
+// out of memory (the old ones are kept).
+static bool cones_reserve(struct tc_surfel_tiles* tc, int n) {
+    if (tc->cone_cap >= n) return true;
+    size_t reals = 4 * (size_t)n * sizeof(tc_real), stamps = (size_t)n * sizeof(unsigned);
+    tc_real *cone = tc_alloc(reals), *bcone = tc_alloc(reals);
+    unsigned *cone_stamp = tc_calloc((size_t)n, sizeof(unsigned)), *bcone_stamp = tc_calloc((size_t)n, sizeof(unsigned));
+    if (!cone || !bcone || !cone_stamp || !bcone_stamp) {
+        tc_free(cone, reals), tc_free(bcone, reals), tc_free(cone_stamp, stamps), tc_free(bcone_stamp, stamps);
+        return false;
+    }
+    cones_free(tc);
+    tc->cone = cone, tc->bcone = bcone, tc->cone_stamp = cone_stamp, tc->bcone_stamp = bcone_stamp, tc->cone_cap = n;
+    return true;
+}
+
+// The cone of the normals of the 3x3x3 cells around cell c = (cx, cy, cz), from theirs: the axis
+// is their count-weighted mean axis, the half angle the largest of a cell's axis-to-axis angle
+// plus its own.
+static const tc_real* block_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3]) {
     const tc_point_grid* g = &S->grid;
-    enum { MAX = 27 };
-    tc_real cones[MAX][4];
-    int n = 0, lo[3], hi[3];
-    tc_vec3 sum = tc_v3_zero();
+    int self = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0], lo[3], hi[3];
+    tc_real* out = tc->bcone + 4 * (size_t)self;
+    if (tc->bcone_stamp[self] == tc->stamp) return out;
     for (int k = 0; k < 3; ++k) {
         lo[k] = c[k] > 0 ? c[k] - 1 : 0;
         hi[k] = c[k] < g->dims[k] - 1 ? c[k] + 1 : g->dims[k] - 1;
     }
+    const tc_real* cones[27];
+    int n = 0;
+    tc_vec3 sum = tc_v3_zero();
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
+            if (g->start[row + lo[0]] == g->start[row + hi[0] + 1]) continue; // (most rows of a surface are empty)
             for (int cell = row + lo[0]; cell <= row + hi[0]; ++cell) {
-                if (g->start[cell] == g->start[cell + 1]) continue;
-                int count;
-                cell_cone(S, cell, cones[n], &count);
-                sum = tc_v3_madd(sum, (tc_real)count, tc_v3(cones[n][0], cones[n][1], cones[n][2]));
-                n++;
+                int count = g->start[cell + 1] - g->start[cell];
+                if (!count) continue;
+                const tc_real* cone = cones[n++] = cell_cone(S, tc, cell);
+                sum = tc_v3_madd(sum, (tc_real)count, tc_v3(cone[0], cone[1], cone[2]));
             }
         }
-    tc_real len = tc_v3_len(sum), least = n > 0 ? 1 : -1;
+    tc_real len = tc_v3_len(sum), least = len > 1e-12 ? 1 : -1;
     tc_vec3 axis = len > 1e-12 ? tc_v3_scale(sum, 1 / len) : tc_v3_zero();
     for (int i = 0; i < n && least > 0; ++i) {
         tc_real ci = cone_cos_sum(cones[i][3], cones[i][0] * axis.x + cones[i][1] * axis.y + cones[i][2] * axis.z);
         least = ci < least ? ci : least;
     }
-    if (!(len > 1e-12)) least = -1;
     out[0] = axis.x, out[1] = axis.y, out[2] = axis.z, out[3] = least;
+    tc->bcone_stamp[self] = tc->stamp;
+    return out;
 }
 
 bool tc_surfel_surface_flat_at(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 n, tc_real cos_max) {
     const tc_point_grid* g = &S->grid;
     struct tc_surfel_tiles* tc = tiles_of(S);
-    if (!tc || !g->start || !S->n) return false;
+    if (!tc || !g->start || !S->n || !cones_reserve(tc, g->cell_count)) return false;
     int c[3];
     for (int k = 0; k < 3; ++k) { // (as tile_of: x's cell, false outside the grid)
         tc_real v = (tc_v3_get(x, k) - tc_v3_get(g->origin, k)) * g->inv_cell;
         if (!(v >= 0 && v < g->dims[k])) return false;
         c[k] = (int)v;
     }
-    if (tc->cone_cap < g->cell_count) { // (zeroed stamps: none made; the stamps start at 1)
-        tc_real* cone = tc_alloc(4 * (size_t)g->cell_count * sizeof(tc_real));
-        unsigned* stamp = tc_calloc((size_t)g->cell_count, sizeof(unsigned));
-        if (!cone || !stamp) {
-            tc_free(cone, 4 * (size_t)g->cell_count * sizeof(tc_real));
-            tc_free(stamp, (size_t)g->cell_count * sizeof(unsigned));
-            return false;
-        }
-        if (tc->cone_cap) {
-            tc_free(tc->cone, 4 * (size_t)tc->cone_cap * sizeof(tc_real));
-            tc_free(tc->cone_stamp, (size_t)tc->cone_cap * sizeof(unsigned));
-        }
-        tc->cone = cone, tc->cone_stamp = stamp, tc->cone_cap = g->cell_count;
-    }
-    int cell = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0];
-    tc_real* cone = tc->cone + 4 * (size_t)cell;
-    if (tc->cone_stamp[cell] != tc->stamp) {
-        block_cone(S, c, cone);
-        tc->cone_stamp[cell] = tc->stamp;
-    }
+    const tc_real* cone = block_cone(S, tc, c);
     return cone_cos_sum(cone[3], cone[0] * n.x + cone[1] * n.y + cone[2] * n.z) >= cos_max;
 }

@@ -137,10 +137,10 @@ bool tc_surfel_surface_project(const tc_surfel_surface* S, tc_vec3 x, tc_vec3* p
 /// Inside test of seed 000 eq. 2: (x - x_proj).n(x_proj) < 0.
 bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x);
 /// True when the normals of all surfels in the 3x3x3 grid cells around x's cell (those within
-/// at least a cell, 1.5h, of x) are within acos(cos_max) of n, judged from their normal cone
-/// (made when first asked for and kept until the next rebuild or tc_surfel_surface_drop_tiles;
-/// conservative: it may say false where surfel by surfel they pass). False outside the grid or
-/// when out of memory.
+/// at least a cell, 1.5h, of x) are within acos(cos_max) of n, judged from each cell's normal
+/// cone (made when first asked for and kept until the next rebuild or
+/// tc_surfel_surface_drop_tiles; conservative: it may say false where surfel by surfel they
+/// pass). False outside the grid or when out of memory.
 bool tc_surfel_surface_flat_at(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 n, tc_real cos_max);
 /// PCA normal at x (eigenvector of the smallest eigenvalue of the weighted covariance),
 /// oriented along ref; returns false when fewer than 3 points are near.

@@ -644,6 +644,51 @@ static void test_batch_distribution_matches_brute_force(void** state) {
     tc_points_body_free(B);
 }
 
+// The normal-cone flatness test: true on the bench's sphere (10,000 surfels: normals within
+// ~14 degrees over a block of cells) for its own normal, false for a normal 40 degrees off and
+// at a box's edge; after the surfels turn and the surface is rebuilt, the cached cones follow.
+static void test_flat_at_follows_the_normals(void** state) {
+    (void)state;
+    enum { N = 10000 };
+    tc_vec3 *s = tc_alloc(N * sizeof(tc_vec3)), *n = tc_alloc(N * sizeof(tc_vec3));
+    tc_real golden = TC_PI * (3 - sqrt(5.0)), R = 0.1;
+    for (int i = 0; i < N; ++i) {
+        tc_real z = 1 - 2 * (i + 0.5) / N, r = sqrt(1 - z * z);
+        n[i] = tc_v3(r * cos(golden * i), r * sin(golden * i), z);
+        s[i] = tc_v3_scale(n[i], R);
+    }
+    tc_real spacing = sqrt(4 * TC_PI * R * R / N);
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 1.5 * spacing));
+    tc_real cos25 = cos(25 * TC_PI / 180), c40 = cos(40 * TC_PI / 180), s40 = sin(40 * TC_PI / 180);
+    for (int i = 0; i < N; i += 97) {
+        tc_vec3 t1, t2;
+        tc_v3_basis(n[i], &t1, &t2);
+        assert_true(tc_surfel_surface_flat_at(&S, s[i], n[i], cos25));
+        assert_false(tc_surfel_surface_flat_at(&S, s[i], tc_v3_add(tc_v3_scale(n[i], c40), tc_v3_scale(t1, s40)), cos25));
+    }
+    assert_false(tc_surfel_surface_flat_at(&S, tc_v3(10, 0, 0), n[0], cos25)); // outside the grid
+    // Every normal turned by 40 degrees about z, positions kept: the rebuilt surface is not flat
+    // along the old normals (the cones were made again).
+    for (int i = 0; i < N; ++i) n[i] = tc_v3(c40 * n[i].x - s40 * n[i].y, s40 * n[i].x + c40 * n[i].y, n[i].z);
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 1.5 * spacing));
+    int flat_old = 0;
+    for (int i = 0; i < N; i += 97) flat_old += tc_surfel_surface_flat_at(&S, s[i], tc_v3_normalize(s[i]), cos25);
+    assert_true(flat_old < N / 97 / 4); // (near the poles the turn moves little)
+    tc_surfel_surface_free(&S);
+    // A box's edge: the cells around it hold both faces' normals.
+    tc_points_body_def d = tc_points_body_def_default();
+    d.half_extents = tc_v3(0.1, 0.1, 0.1);
+    d.surfel_spacing = 0.01;
+    d.phyxel_spacing = 0.03;
+    tc_points_body* B = build(d);
+    assert_false(tc_surfel_surface_flat_at(&B->surface, tc_v3(0.1, 0.1, 0), tc_v3(1, 0, 0), cos25));
+    assert_true(tc_surfel_surface_flat_at(&B->surface, tc_v3(0.1, 0, 0), tc_v3(1, 0, 0), cos25));
+    tc_points_body_free(B);
+    tc_free(s, N * sizeof(tc_vec3));
+    tc_free(n, N * sizeof(tc_vec3));
+}
+
 static void test_fit_is_exact_at_its_point_and_close_nearby(void** state) {
     (void)state;
     tc_points_body *A, *B;
@@ -925,6 +970,7 @@ int main(void) {
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_poly6_with_matches_poly6, tc_test_setup_log),
         cmocka_unit_test_setup(test_batch_distribution_matches_brute_force, tc_test_setup_log),
+        cmocka_unit_test_setup(test_flat_at_follows_the_normals, tc_test_setup_log),
         cmocka_unit_test_setup(test_fit_is_exact_at_its_point_and_close_nearby, tc_test_setup_log),
         cmocka_unit_test_setup(test_seeds_on_fits_match_exact_roots, tc_test_setup_log),
         cmocka_unit_test_setup(test_classification_matches_a_fit_per_surfel, tc_test_setup_log),
