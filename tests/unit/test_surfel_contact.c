@@ -741,7 +741,7 @@ static void test_seeds_on_fits_match_exact_roots(void** state) {
         print_message("overlap %g m: %d seeds, worst distance to an exact root %.2g h, |F|/(E_A+E_B) <= %.2g h (exact roots: %.2g h)\n",
                       overlaps[o], fast.count, worst / h, F / h, F_exact / h);
         assert_true(worst < 0.5 * h);
-        assert_true(F < 1e-4 * h);
+        assert_true(F < 5e-4 * h); // (fits trusted to h/2 where flat: within ~1.2e-3 h of the MLS surfaces there)
         // Resampled and relaxed samples are re-projected on the local fits: still on F = 0.
         tc_surfel_contact c = {0};
         tc_surfel_contact_params p = params(A->resample_spacing);
