@@ -106,9 +106,10 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 }
 
 // ---- seeding on local fits ----------------------------------------------------------------
-// The exact root search above fits both MLS surfaces ~20 times per sample. Here Brent runs on
-// the two local fits (tc_surfel_fit) made at one point of the segment, which are analytic and
-// cheap. The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
+// The exact root search above fits both MLS surfaces ~20 times per sample. Here the root is
+// taken on the two local fits (tc_surfel_fit) made at one point of the segment, which are
+// analytic: F along the segment is then a quadratic, solved in closed form (quadratic_root).
+// The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
 // from it, ~1.2e-3 h at h/2 on the bench's sphere (the quadratic patches of smooth surfaces): a
 // root within a fit's reach, h/2 where the surfels around it all face within 25 degrees of its
 // normal (tc_surfel_surface_flat_at), else h/4 (edges, corners), is accepted on the fits.
@@ -330,6 +331,26 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
     sf->fb = node->fb;
 }
 
+// The root in [0, 1] of the quadratic through (0, g0), (1/2, gm), (1, g1), where g0 and g1
+// differ in sign; false when rounding put both roots outside (the caller then takes Brent).
+// F on the segment from two fits is such a quadratic: the models are quadratic in x, x linear in t.
+static bool quadratic_root(tc_real g0, tc_real gm, tc_real g1, tc_real* t) {
+    if (g0 == 0 || g1 == 0) {
+        *t = g0 == 0 ? 0 : 1;
+        return true;
+    }
+    tc_real a = 2 * (g0 + g1) - 4 * gm, b = 4 * gm - 3 * g0 - g1, c = g0;
+    tc_real disc = b * b - 4 * a * c, r;
+    if (fabs(a) <= 1e-12 * (fabs(b) + fabs(c))) r = -c / b; // (linear)
+    else {
+        tc_real q = -0.5 * (b + (b < 0 ? -1 : 1) * sqrt(disc > 0 ? disc : 0)), r1 = q / a, r2 = c / q; // (no cancellation)
+        r = r1 >= 0 && r1 <= 1 ? r1 : r2;
+    }
+    if (!(r >= 0 && r <= 1)) return false;
+    *t = r;
+    return true;
+}
+
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
 // the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
 // fits that reach it as the next model (first round only), else both surfaces are fitted there.
@@ -340,7 +361,9 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
     for (int round = 0; round < 4; ++round) {
         m->at = node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
-        if (!tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL)) return false;
+        if (!(g0 * g1 <= 0)) return false;
+        if (!quadratic_root(g0, model_g(0.5, m), g1, t) && !tc_brent_known(model_g, m, 0, 1, g0, g1, 1e-6 * h / len, 50, t, NULL))
+            return false;
         tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
         if (tc_v3_dist(x, node->at_a) < node->ra && tc_v3_dist(x, node->at_b) < node->rb) { // within the fits' reach (fits_reach)
             *fa = tc_surfel_fit_value(&node->fa, x);
