@@ -400,8 +400,11 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
-    sample_fits local = {0};
-    if (!sf) sf = &local;
+    sample_fits local; // (zeroed only when used: 400 bytes, ~50 instructions a call)
+    if (!sf) {
+        local = (sample_fits){0};
+        sf = &local;
+    }
     for (int round = 0; round < 4; ++round) {
         if (!sf->valid || !fits_reach(sf, *x, h)) {
             sf->valid = false;
@@ -431,13 +434,36 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
 
 typedef tc_surfel_points vec3_array;
 
+// The soft repulsion on sample i from the samples within one spacing of it (pushed by
+// 0.25 (spacing - len) / len along each offset), summed in the order tc_point_grid_query lists
+// them (by cell, then by index): the same sum, the same bits, walked in place (no list of
+// indices written and read back, no room check per row).
+static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
+    tc_vec3 push = tc_v3_zero(), x = p[i];
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(grid, x, spacing, lo, hi)) return push;
+    tc_real r2 = spacing * spacing;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
+                int j = grid->items[t];
+                tc_vec3 d = tc_v3_sub(x, p[j]);
+                tc_real len2 = tc_v3_len2(d); // (that of p[j] - x, the query's test: the same squares)
+                if (!(len2 <= r2) || j == i) continue;
+                tc_real len = sqrt(len2);
+                if (len < 1e-12) continue;
+                push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
+            }
+        }
+    return push;
+}
+
 // Repulsion among the samples with re-projection; refs receives the orientation of both
 // surfaces at each sample kept by the last iteration (for the PCA normals).
 static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, int iterations,
                   vec3_array* refs) {
     tc_point_grid grid = {0};
-    int* near = NULL;
-    int cap = 0;
     size_t moved_size = (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3);
     tc_vec3* moved = tc_alloc(moved_size);
     if (!moved) { // the samples stay as placed
@@ -445,31 +471,20 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
         return;
     }
     for (int it = 0; it < iterations; ++it) {
-        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
-        for (int i = 0; i < pts->count; ++i) {
-            tc_vec3 push = tc_v3_zero();
-            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], spacing, &near, &cap);
-            for (int q = 0; q < n; ++q) {
-                tc_vec3 d = tc_v3_sub(pts->data[i], pts->data[near[q]]);
-                tc_real len = tc_v3_len(d);
-                if (near[q] == i || len < 1e-12) continue;
-                push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
-            }
-            moved[i] = tc_v3_add(pts->data[i], push);
-        }
+        tc_point_grid_build(&grid, pts->data, pts->count, spacing); // (out of memory: no grid, no push)
+        for (int i = 0; i < pts->count; ++i) moved[i] = tc_v3_add(pts->data[i], repulsion(&grid, pts->data, i, spacing));
         int w = 0;
         refs->count = 0;
         for (int i = 0; i < pts->count; ++i) {
             tc_vec3 ref;
             if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
-            fits->data[w] = fits->data[i];
+            if (w != i) fits->data[w] = fits->data[i]; // (400 bytes: not onto itself)
             pts->data[w++] = moved[i];
             if (it == iterations - 1) array_push(refs, ref);
         }
         pts->count = fits->count = w;
     }
     tc_point_grid_free(&grid);
-    if (near) tc_free(near, (size_t)cap * sizeof(int));
     tc_free(moved, moved_size);
 }
 
