@@ -544,42 +544,61 @@ static void gap_insert(gap_array* found, gap g) {
     f[pos] = g;
 }
 
-// The gaps of sample i (the pairs i < j), searched afresh, into found.
+// The samples within 2.2 spacings of sample i (as near_samples) split while walking the grid:
+// those closer than 1.5 spacings into inner, the others into outer (each in no particular
+// order; the caller's results do not depend on it). |d| < 1.5 spacings is decided on the
+// squared distance except within 1e-12 of the boundary, where the square root answers (the
+// same test as tc_v3_dist's). Branch-free (about half are closer): every sample is written to
+// both lists, whose ends advance by its tests.
+static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, int i, tc_real spacing, int* inner,
+                       int* n_inner, int* outer, int* n_outer) {
+    int lo[3], hi[3], ni = 0, no = 0;
+    *n_inner = *n_outer = 0;
+    tc_real r = 2.2 * spacing;
+    if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return;
+    tc_real r2 = r * r, c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    tc_vec3 pi = pts->data[i];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
+                int j = grid->items[t];
+                tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[j], pi)); // (pi - p_j squares to the same bits)
+                int within = d2 <= r2, closer = d2 < below || (d2 <= above && sqrt(d2) < c);
+                inner[ni] = j, outer[no] = j;
+                ni += within & closer;
+                no += within & !closer;
+            }
+        }
+    *n_inner = ni, *n_outer = no;
+}
+
+// The gaps of sample i (the pairs i < j), searched afresh, into found (inner, outer: room for
+// every sample). The samples closer than 1.5 spacings pair with none, and a midpoint's covering
+// sample is most often among them: they are tested first (the scan stops at the first).
 static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const tc_vec3* swapped, const tc_point_grid* grid,
-                    int* nb, int i, gap_array* found) {
+                    int* inner, int* outer, int i, gap_array* found) {
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
     tc_vec3 pi = pts->data[i];
-    int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
-    // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
-    // covering sample is most often among them (the scan below stops at the first).
-    // Branch-free (about half are closer): the swap is made for every sample and only counts
-    // for the closer ones. |d| < 1.5 spacing is decided on the squared distance except within
-    // 1e-12 of the boundary, where the square root answers (the same test as tc_v3_dist's).
-    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
-    for (int q = 0; q < n; ++q) {
-        tc_real d2 = tc_v3_len2(tc_v3_sub(pi, pts->data[nb[q]]));
-        int closer = d2 < below || (d2 <= above && sqrt(d2) < c);
-        int a = nb[q], b = nb[inner];
-        nb[q] = closer ? b : a;
-        nb[inner] = closer ? a : b;
-        inner += closer;
-    }
-    for (int q = inner; q < n; ++q) {
-        int j = nb[q];
+    int ni, no;
+    split_near(pts, swapped, grid, i, spacing, inner, &ni, outer, &no);
+    for (int q = 0; q < no; ++q) {
+        int j = outer[q];
         if (j <= i) continue;
         tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
         bool covered = false;
-        for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
+        for (int t = 0; t < ni && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[inner[t]], mid)) < r2;
+        for (int t = 0; t < no && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[outer[t]], mid)) < r2;
         if (!covered) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
     }
 }
 
-// gap_candidates' search (swapped, nb, touched: room for every sample). The samples from
+// gap_candidates' search (swapped, nb, far, touched: room for every sample). The samples from
 // first_new on were added since the search that found prev: a sample with none of them within
 // 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
 // sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      uint8_t* touched, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
+                      int* far, uint8_t* touched, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 p = pts->data[i];
         swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
@@ -606,7 +625,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
                 gap_insert(found, g);
             }
         } else
-            gaps_of(pts, spacing, order, swapped, grid, nb, i, found);
+            gaps_of(pts, spacing, order, swapped, grid, nb, far, i, found);
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
 }
@@ -629,14 +648,16 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     size_t count = (size_t)(pts->count > 0 ? pts->count : 1);
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
     int* nb = tc_alloc(count * sizeof(int));
+    int* far = tc_alloc(count * sizeof(int));
     uint8_t* touched = tc_alloc(count);
     cand->count = all->count = 0;
-    if (swapped && nb && touched) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, touched, grid, prev, first_new, found, all);
+    if (swapped && nb && far && touched) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, grid, prev, first_new, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, count * sizeof(int));
+    tc_free(far, count * sizeof(int));
     tc_free(touched, count);
 }
 
