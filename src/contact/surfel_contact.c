@@ -566,8 +566,8 @@ static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_p
                 tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[j], pi)); // (pi - p_j squares to the same bits)
                 int within = d2 <= r2, closer = d2 < below || (d2 <= above && sqrt(d2) < c);
                 inner[ni] = j, outer[no] = j;
-                ni += within & closer;
-                no += within & !closer;
+                ni += closer; // (closer implies within: below < r2)
+                no += within - closer;
             }
         }
     *n_inner = ni, *n_outer = no;
