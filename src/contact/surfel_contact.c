@@ -1103,20 +1103,20 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
                 tc_array_reserve(&out->surface_dist_a, pts.count) && tc_array_reserve(&out->surface_dist_b, pts.count);
     if (!phi_ok || !room) tc_surfel_note_out_of_memory(); // (without phi: the normals of the fits)
     for (int i = 0; room && i < pts.count; ++i) {
-        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n, ref;
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), ref;
         if (refs.count == pts.count) ref = refs.data[i]; // from the relaxation's last fits
         else {
             tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
             tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
             ref = tc_v3_normalize(tc_v3_sub(na, nb));
         }
-        if (!phi_ok || !tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         array_push(&out->points, pts.data[i]);
-        array_push(&out->normals, n);
+        array_push(&out->normals, ref); // (replaced by the PCA normals below, which it orients)
         const sample_fits* sf = &fits.data[i];
         array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
         array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
     }
+    if (room && phi_ok) tc_surfel_surface_pca_normals(&phi, out->normals.data, out->normals.data);
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
     tc_array_free(&refs);

@@ -1101,17 +1101,31 @@ TC_VECTOR_CLONES static void weighted_covariance(const gather* g, tc_vec3 ca, tc
     cov[4] = t[0], cov[5] = t[1];
 }
 
-bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
-    gather g;
-    gather_near(S, x, &g);
-    gather_weights(S, &g);
-    tc_real sums[7];
-    centroid_sums(&g, sums);
+// The weight sum and the weighted offset sums of the gathered points: centroid_sums' first four
+// (the same lanes and totals: the same bits), without the normals' sums, which the PCA normal
+// does not read.
+TC_VECTOR_CLONES static void weight_sums(const gather* g, tc_real out[4]) {
+    lanes s[4];
+    for (int i = 0; i < 4; ++i) s[i] = lv_splat(0);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q);
+        s[0] = lv_add(s[0], w);
+        s[1] = lv_madd(s[1], w, lv_load(g->ex + q)), s[2] = lv_madd(s[2], w, lv_load(g->ey + q));
+        s[3] = lv_madd(s[3], w, lv_load(g->ez + q));
+    }
+    lv_total4(s[0], s[1], s[2], s[3], out);
+}
+
+// The PCA normal from the points gathered about x (offsets set, weights not yet).
+static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+    gather_weights(S, g);
+    tc_real sums[4];
+    weight_sums(g, sums);
     tc_real wsum = sums[0];
-    if (g.count < 3 || !(wsum > 1e-300)) return false;
+    if (g->count < 3 || !(wsum > 1e-300)) return false;
     tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
     tc_real cov[6];
-    weighted_covariance(&g, ca, cov);
+    weighted_covariance(g, ca, cov);
     tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
     tc_vec3 values;
     tc_mat3 V;
@@ -1120,4 +1134,47 @@ bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
     *normal = n;
     return true;
+}
+
+bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
+    gather g;
+    gather_near(S, x, &g);
+    return pca_of_gather(S, &g, ref, normal);
+}
+
+// The offsets of the points within the cut-off 2h of x (gather_near's: the same offsets, test
+// and grid order) for the PCA normal, which reads no normals: one pass over the grid rows,
+// branch-free, from the sorted positions. false when that would not be gather_near's gather
+// (fewer than GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more).
+static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    int lo[3], hi[3], n = 0;
+    const tc_point_grid* grid = &S->grid;
+    tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
+    if (!grid->start || !S->cs || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    const tc_vec3* cs = S->cs;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
+            if (end - t > GATHER_MAX - LANES - n) return false;
+            for (; t < end; ++t) {
+                tc_real ex = cs[t].x - x.x, ey = cs[t].y - x.y, ez = cs[t].z - x.z;
+                g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez;
+                n += ex * ex + ey * ey + ez * ez <= cut2;
+            }
+        }
+    }
+    if (n < GATHER_WIDEN) return false;
+    g->count = n;
+    g->padded = (n + LANES - 1) / LANES * LANES;
+    for (int l = 0; l < LANES; ++l) g->ex[n + l] = g->ey[n + l] = g->ez[n + l] = 0; // (as gather_pad)
+    return true;
+}
+
+void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
+    gather g;
+    for (int i = 0; i < S->count; ++i) {
+        if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
+        if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+    }
 }
