@@ -1142,28 +1142,76 @@ bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3
     return pca_of_gather(S, &g, ref, normal);
 }
 
+// The offsets of the points of the sorted runs [run[i][0], run[i][1]) within sqrt(cut2) of x
+// into g (ex ey ez only), in order; returns their count (portable code).
+static int pca_rows_scalar(const tc_surfel_surface* S, int (*run)[2], int runs, tc_vec3 x, tc_real cut2, gather* g) {
+    const tc_vec3* cs = S->cs;
+    int n = 0;
+    for (int i = 0; i < runs; ++i)
+        for (int t = run[i][0], end = run[i][1]; t < end; ++t) { // branch-free, as the gather
+            tc_real ex = cs[t].x - x.x, ey = cs[t].y - x.y, ez = cs[t].z - x.z;
+            g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez;
+            n += ex * ex + ey * ey + ez * ez <= cut2;
+        }
+    return n;
+}
+
+#ifdef TILE_AVX2
+// pca_rows_scalar 4 points at a time from the SoA copies (the tile filter's operations: the
+// same differences, squares, sums and test; the lanes past a run's end masked off).
+__attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int runs, tc_vec3 x, tc_real cut2,
+                                                         gather* g) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
+    int n = 0;
+    for (int i = 0; i < runs; ++i)
+        for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
+            __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(src + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(src + ss + q), py);
+            __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(src + 2 * ss + q), pz);
+            __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+            if (end - q < LANES) m &= (1u << (end - q)) - 1;
+            __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+            compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
+            n += __builtin_popcount(m);
+        }
+    return n;
+}
+#endif
+
 // The offsets of the points within the cut-off 2h of x (gather_near's: the same offsets, test
-// and grid order) for the PCA normal, which reads no normals: one pass over the grid rows,
-// branch-free, from the sorted positions. false when that would not be gather_near's gather
-// (fewer than GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more).
+// and grid order) for the PCA normal, which reads no normals: the grid rows within reach, walked
+// once (a tile served ~2 of these gathers on a surface of samples and cost more to fill than
+// the walk); rows that follow one another in the sorted copies (a thin patch across x spans
+// every cell of its rows) are one run. false when that would not be gather_near's gather (fewer
+// than GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more), or the rows are
+// too many for the run list.
 static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
-    int lo[3], hi[3], n = 0;
+    enum { MAX_RUNS = 64 }; // (at most 4 x 4 rows for cells of 1.5h)
+    int lo[3], hi[3], run[MAX_RUNS][2], runs = 0;
     const tc_point_grid* grid = &S->grid;
     tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
-    if (!grid->start || !S->cs || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
-    const tc_vec3* cs = S->cs;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+    if (!grid->start || !S->cs || !S->soa || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    if ((hi[2] - lo[2] + 1) * (hi[1] - lo[1] + 1) > MAX_RUNS) return false;
+    int most = 0, last_end = -1;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
-            if (end - t > GATHER_MAX - LANES - n) return false;
-            for (; t < end; ++t) {
-                tc_real ex = cs[t].x - x.x, ey = cs[t].y - x.y, ez = cs[t].z - x.z;
-                g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez;
-                n += ex * ex + ey * ey + ez * ez <= cut2;
-            }
+            if (t == end) continue;
+            most += end - t;
+            if (t == last_end) run[runs - 1][1] = end; // (continues the previous run)
+            else run[runs][0] = t, run[runs][1] = end, runs++;
+            last_end = end;
         }
-    }
+    if (most > GATHER_MAX - LANES) return false; // (the filters write LANES entries past the count)
+    int n;
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) n = pca_rows_avx2(S, run, runs, x, cut2, g);
+    else
+#endif
+        n = pca_rows_scalar(S, run, runs, x, cut2, g);
     if (n < GATHER_WIDEN) return false;
     g->count = n;
     g->padded = (n + LANES - 1) / LANES * LANES;
