@@ -544,20 +544,89 @@ static void gap_insert(gap_array* found, gap g) {
     f[pos] = g;
 }
 
+// The samples' coordinates (the original axes) and indices in the order of the gap search's
+// grid (over the permuted axes), LANES entries of padding: the AVX2 split reads a row of cells
+// as one run of them (no index per sample to follow).
+enum { GAP_LANES = 4 };
+typedef struct gap_sorted { tc_real *x, *y, *z; int* j; } gap_sorted;
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
+#define GAP_AVX2 1
+#include <immintrin.h>
+// For each 4-bit mask of kept lanes, the 32-bit lanes that move the kept indices, in order, to
+// the front of a register (vpermilps).
+static const int32_t gap_compact[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
+__attribute__((target("avx2"), always_inline)) static inline void gap_store(int* out, __m128i j, unsigned m) {
+    __m128i perm = _mm_loadu_si128((const __m128i*)gap_compact[m]);
+    _mm_storeu_si128((__m128i*)out, _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(j), perm)));
+}
+
+// split_near's row walk 4 samples at a time: the same differences, squares, sums and tests
+// (|d| < c decided by the square root, lane by lane, in a group with a squared distance within
+// 1e-12 of the boundary); each group's kept indices written to the front of the next 4 entries
+// of inner and outer (room for LANES past the counts).
+__attribute__((target("avx2"))) static void split_rows_avx2(const gap_sorted* s, const tc_point_grid* grid, const int lo[3], const int hi[3],
+                                                            tc_vec3 pi, tc_real r2, tc_real below, tc_real above, tc_real c, int* inner,
+                                                            int* n_inner, int* outer, int* n_outer) {
+    __m256d px = _mm256_set1_pd(pi.x), py = _mm256_set1_pd(pi.y), pz = _mm256_set1_pd(pi.z);
+    __m256d vr2 = _mm256_set1_pd(r2), vbelow = _mm256_set1_pd(below), vabove = _mm256_set1_pd(above);
+    int ni = 0, no = 0;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; t += GAP_LANES) {
+                __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(s->x + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(s->y + t), py);
+                __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(s->z + t), pz);
+                __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+                unsigned valid = end - t < GAP_LANES ? (1u << (end - t)) - 1 : 15u;
+                unsigned within = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vr2, _CMP_LE_OQ)) & valid;
+                unsigned closer = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vbelow, _CMP_LT_OQ)) & valid;
+                unsigned band = (unsigned)_mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(d2, vbelow, _CMP_NLT_UQ),
+                                                                           _mm256_cmp_pd(d2, vabove, _CMP_LE_OQ))) & valid;
+                if (band) { // (rare) the scalar test, lane by lane
+                    tc_real d[GAP_LANES];
+                    _mm256_storeu_pd(d, d2);
+                    for (int l = 0; l < GAP_LANES; ++l)
+                        if (band >> l & 1) closer |= (unsigned)(d[l] < below || (d[l] <= above && sqrt(d[l]) < c)) << l;
+                }
+                __m128i j = _mm_loadu_si128((const __m128i*)(s->j + t));
+                unsigned farther = within & ~closer;
+                gap_store(inner + ni, j, closer);
+                gap_store(outer + no, j, farther);
+                ni += __builtin_popcount(closer);
+                no += __builtin_popcount(farther);
+            }
+        }
+    *n_inner = ni, *n_outer = no;
+}
+#endif
+
 // The samples within 2.2 spacings of sample i (as near_samples) split while walking the grid:
 // those closer than 1.5 spacings into inner, the others into outer (each in no particular
-// order; the caller's results do not depend on it). |d| < 1.5 spacings is decided on the
-// squared distance except within 1e-12 of the boundary, where the square root answers (the
-// same test as tc_v3_dist's). Branch-free (about half are closer): every sample is written to
-// both lists, whose ends advance by its tests.
-static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, int i, tc_real spacing, int* inner,
-                       int* n_inner, int* outer, int* n_outer) {
+// order; the caller's results do not depend on it; room for GAP_LANES past every sample). |d| <
+// 1.5 spacings is decided on the squared distance except within 1e-12 of the boundary, where
+// the square root answers (the same test as tc_v3_dist's). Branch-free (about half are closer):
+// every sample is written to both lists, whose ends advance by its tests. sorted (may be NULL):
+// the copies for the AVX2 walk.
+static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, const gap_sorted* sorted, int i,
+                       tc_real spacing, int* inner, int* n_inner, int* outer, int* n_outer) {
     int lo[3], hi[3], ni = 0, no = 0;
     *n_inner = *n_outer = 0;
     tc_real r = 2.2 * spacing;
     if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return;
     tc_real r2 = r * r, c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
     tc_vec3 pi = pts->data[i];
+#ifdef GAP_AVX2
+    if (sorted && __builtin_cpu_supports("avx2")) {
+        split_rows_avx2(sorted, grid, lo, hi, pi, r2, below, above, c, inner, n_inner, outer, n_outer);
+        return;
+    }
+#else
+    (void)sorted;
+#endif
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
@@ -577,11 +646,11 @@ static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_p
 // every sample). The samples closer than 1.5 spacings pair with none, and a midpoint's covering
 // sample is most often among them: they are tested first (the scan stops at the first).
 static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const tc_vec3* swapped, const tc_point_grid* grid,
-                    int* inner, int* outer, int i, gap_array* found) {
+                    const gap_sorted* sorted, int* inner, int* outer, int i, gap_array* found) {
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
     tc_vec3 pi = pts->data[i];
     int ni, no;
-    split_near(pts, swapped, grid, i, spacing, inner, &ni, outer, &no);
+    split_near(pts, swapped, grid, sorted, i, spacing, inner, &ni, outer, &no);
     for (int q = 0; q < no; ++q) {
         int j = outer[q];
         if (j <= i) continue;
@@ -593,17 +662,23 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
-// gap_candidates' search (swapped, nb, far, touched: room for every sample). The samples from
+// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more; sorted,
+// may be NULL: the copies for split_near, filled here). The samples from
 // first_new on were added since the search that found prev: a sample with none of them within
 // 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
 // sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      int* far, uint8_t* touched, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
+                      int* far, uint8_t* touched, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new,
+                      gap_array* found, gap_array* all) {
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 p = pts->data[i];
         swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
     }
-    tc_point_grid_build(grid, swapped, pts->count, spacing);
+    if (!tc_point_grid_build(grid, swapped, pts->count, spacing)) sorted = NULL;
+    for (int t = 0; sorted && t < pts->count; ++t) {
+        int j = grid->items[t];
+        sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
+    }
     bool reuse = prev && first_new < pts->count;
     if (reuse) {
         memset(touched, 0, (size_t)pts->count);
@@ -625,7 +700,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
                 gap_insert(found, g);
             }
         } else
-            gaps_of(pts, spacing, order, swapped, grid, nb, far, i, found);
+            gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
 }
@@ -645,20 +720,27 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
     for (int a = 1; a < 3; ++a)
         for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
-    size_t count = (size_t)(pts->count > 0 ? pts->count : 1);
+    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
-    int* nb = tc_alloc(count * sizeof(int));
-    int* far = tc_alloc(count * sizeof(int));
+    int* nb = tc_alloc(padded * sizeof(int));
+    int* far = tc_alloc(padded * sizeof(int));
     uint8_t* touched = tc_alloc(count);
+    tc_real* coords = tc_alloc(3 * padded * sizeof(tc_real));
+    int* index = tc_alloc(padded * sizeof(int));
+    gap_sorted sorted = {coords, coords + padded, coords + 2 * padded, index};
+    for (size_t t = (size_t)pts->count; coords && index && t < padded; ++t) // the padding (read, then masked off)
+        sorted.x[t] = sorted.y[t] = sorted.z[t] = 0, sorted.j[t] = 0;
     cand->count = all->count = 0;
     if (swapped && nb && far && touched) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, grid, prev, first_new, found, all);
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
-    tc_free(nb, count * sizeof(int));
-    tc_free(far, count * sizeof(int));
+    tc_free(nb, padded * sizeof(int));
+    tc_free(far, padded * sizeof(int));
     tc_free(touched, count);
+    if (coords) tc_free(coords, 3 * padded * sizeof(tc_real));
+    if (index) tc_free(index, padded * sizeof(int));
 }
 
 void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out) {
