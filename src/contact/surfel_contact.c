@@ -573,13 +573,15 @@ __attribute__((target("avx2"))) static void split_rows_avx2(const gap_sorted* s,
                                                             int* n_inner, int* outer, int* n_outer) {
     __m256d px = _mm256_set1_pd(pi.x), py = _mm256_set1_pd(pi.y), pz = _mm256_set1_pd(pi.z);
     __m256d vr2 = _mm256_set1_pd(r2), vbelow = _mm256_set1_pd(below), vabove = _mm256_set1_pd(above);
+    const tc_real *X = s->x, *Y = s->y, *Z = s->z; // (in locals: gcc reloaded them from s after every store)
+    const int* J = s->j;
     int ni = 0, no = 0;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; t += GAP_LANES) {
-                __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(s->x + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(s->y + t), py);
-                __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(s->z + t), pz);
+                __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
+                __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + t), pz);
                 __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
                 unsigned valid = end - t < GAP_LANES ? (1u << (end - t)) - 1 : 15u;
                 unsigned within = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vr2, _CMP_LE_OQ)) & valid;
@@ -592,7 +594,7 @@ __attribute__((target("avx2"))) static void split_rows_avx2(const gap_sorted* s,
                     for (int l = 0; l < GAP_LANES; ++l)
                         if (band >> l & 1) closer |= (unsigned)(d[l] < below || (d[l] <= above && sqrt(d[l]) < c)) << l;
                 }
-                __m128i j = _mm_loadu_si128((const __m128i*)(s->j + t));
+                __m128i j = _mm_loadu_si128((const __m128i*)(J + t));
                 unsigned farther = within & ~closer;
                 gap_store(inner + ni, j, closer);
                 gap_store(outer + no, j, farther);
