@@ -1,4 +1,5 @@
 #include "math/eigen.h"
+#include "core/core.h"
 
 #if defined(__GNUC__)
 #define EIGEN_INLINE static inline __attribute__((always_inline))
@@ -37,7 +38,9 @@ EIGEN_INLINE void jacobi_rotate(tc_real a[3][3], tc_real v[3][3], int p, int q) 
     }
 }
 
-void tc_eigen_sym3(tc_mat3 m, tc_vec3* values, tc_mat3* vectors) {
+// (An AVX2 clone where available: the same scalar operations with three-operand encodings,
+// no register copies before each product; no FMA (-ffp-contract=off): the same bits.)
+TC_VECTOR_CLONES static void eigen_sym3(tc_mat3 m, tc_vec3* values, tc_mat3* vectors) {
     tc_real a[3][3], v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) a[i][j] = m.m[i][j];
@@ -59,3 +62,5 @@ void tc_eigen_sym3(tc_mat3 m, tc_vec3* values, tc_mat3* vectors) {
     *values = tc_v3(d[idx[0]], d[idx[1]], d[idx[2]]);
     *vectors = tc_mat3_from_cols(c0, c1, c2);
 }
+
+void tc_eigen_sym3(tc_mat3 a, tc_vec3* values, tc_mat3* vectors) { eigen_sym3(a, values, vectors); }
