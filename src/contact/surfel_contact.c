@@ -398,7 +398,8 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // Within h/4 the fits are within ~1.5e-4 h of the MLS surfaces, so a point that lands within
 // h/4 of the fits' points is accepted on them (their values answer the inside test); one that
 // lands further is fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
-static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
+// (An AVX2 clone: three-operand scalar code, the same operations, the same bits.)
+TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
     sample_fits local; // (zeroed only when used: 400 bytes, ~50 instructions a call)
     if (!sf) {
@@ -438,7 +439,7 @@ typedef tc_surfel_points vec3_array;
 // 0.25 (spacing - len) / len along each offset), summed in the order tc_point_grid_query lists
 // them (by cell, then by index): the same sum, the same bits, walked in place (no list of
 // indices written and read back, no room check per row).
-static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
+TC_VECTOR_CLONES static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
     tc_vec3 push = tc_v3_zero(), x = p[i];
     int lo[3], hi[3];
     if (!tc_point_grid_range(grid, x, spacing, lo, hi)) return push;
