@@ -1180,13 +1180,21 @@ __attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface
 }
 #endif
 
+// Appends the sorted run [t, end) to run (joined to the last one where it continues it).
+static void add_run(int (*run)[2], int* runs, int t, int end) {
+    if (t == end) return;
+    if (*runs > 0 && run[*runs - 1][1] == t) run[*runs - 1][1] = end;
+    else run[*runs][0] = t, run[*runs][1] = end, ++*runs;
+}
+
 // The offsets of the points within the cut-off 2h of x (gather_near's: the same offsets, test
 // and grid order) for the PCA normal, which reads no normals: the grid rows within reach, walked
 // once (a tile served ~2 of these gathers on a surface of samples and cost more to fill than
-// the walk); rows that follow one another in the sorted copies (a thin patch across x spans
-// every cell of its rows) are one run. false when that would not be gather_near's gather (fewer
-// than GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more), or the rows are
-// too many for the run list.
+// the walk), as runs of the sorted copies: rows that follow one another there are one run (on a
+// thin patch across x a query spans whole rows, and then those of a plane are one run, found
+// without visiting them). false when that would not be gather_near's gather (fewer than
+// GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more), or the rows are too
+// many for the run list.
 static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     enum { MAX_RUNS = 64 }; // (at most 4 x 4 rows for cells of 1.5h)
     int lo[3], hi[3], run[MAX_RUNS][2], runs = 0;
@@ -1194,17 +1202,18 @@ static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
     if (!grid->start || !S->cs || !S->soa || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
     if ((hi[2] - lo[2] + 1) * (hi[1] - lo[1] + 1) > MAX_RUNS) return false;
-    int most = 0, last_end = -1;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-            int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1];
-            if (t == end) continue;
-            most += end - t;
-            if (t == last_end) run[runs - 1][1] = end; // (continues the previous run)
-            else run[runs][0] = t, run[runs][1] = end, runs++;
-            last_end = end;
-        }
+    const int* start = grid->start;
+    int d0 = grid->dims[0], d1 = grid->dims[1];
+    if (lo[0] == 0 && hi[0] == d0 - 1) // whole rows
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) add_run(run, &runs, start[(cz * d1 + lo[1]) * d0], start[(cz * d1 + hi[1] + 1) * d0]);
+    else
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * d1 + cy) * d0;
+                add_run(run, &runs, start[row + lo[0]], start[row + hi[0] + 1]);
+            }
+    int most = 0;
+    for (int i = 0; i < runs; ++i) most += run[i][1] - run[i][0];
     if (most > GATHER_MAX - LANES) return false; // (the filters write LANES entries past the count)
     int n;
 #ifdef TILE_AVX2
