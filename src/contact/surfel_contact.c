@@ -435,28 +435,44 @@ TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_
 
 typedef tc_surfel_points vec3_array;
 
-// The soft repulsion on sample i from the samples within one spacing of it (pushed by
-// 0.25 (spacing - len) / len along each offset), summed in the order tc_point_grid_query lists
-// them (by cell, then by index): the same sum, the same bits, walked in place (no list of
-// indices written and read back, no room check per row).
-TC_VECTOR_CLONES static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
-    tc_vec3 push = tc_v3_zero(), x = p[i];
-    int lo[3], hi[3];
-    if (!tc_point_grid_range(grid, x, spacing, lo, hi)) return push;
+// The soft repulsion on sample x = p[i] from the samples of items[t..end) within one spacing of
+// it (pushed by 0.25 (spacing - len) / len along each offset), added to push in that order.
+static inline tc_vec3 repel_run(const tc_vec3* p, const int* items, int t, int end, int i, tc_real spacing, tc_vec3 push) {
+    tc_vec3 x = p[i];
     tc_real r2 = spacing * spacing;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
-                int j = grid->items[t];
-                tc_vec3 d = tc_v3_sub(x, p[j]);
-                tc_real len2 = tc_v3_len2(d); // (that of p[j] - x, the query's test: the same squares)
-                if (!(len2 <= r2) || j == i) continue;
-                tc_real len = sqrt(len2);
-                if (len < 1e-12) continue;
-                push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
-            }
+    for (; t < end; ++t) {
+        int j = items[t];
+        tc_vec3 d = tc_v3_sub(x, p[j]);
+        tc_real len2 = tc_v3_len2(d); // (that of p[j] - x, the query's test: the same squares)
+        if (!(len2 <= r2) || j == i) continue;
+        tc_real len = sqrt(len2);
+        if (len < 1e-12) continue;
+        push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
+    }
+    return push;
+}
+
+// The repulsion on sample i from the samples within one spacing, summed in the order
+// tc_point_grid_query lists them (by cell, then by index): the same sum, the same bits, walked
+// in place (no list of indices written and read back, no room check per row). Where the query
+// spans whole rows (a patch thin across x), the rows of a plane follow one another in items and
+// are walked as one run.
+TC_VECTOR_CLONES static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
+    tc_vec3 push = tc_v3_zero();
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(grid, p[i], spacing, lo, hi)) return push;
+    const int* start = grid->start;
+    int d0 = grid->dims[0], d1 = grid->dims[1];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        if (lo[0] == 0 && hi[0] == d0 - 1) {
+            push = repel_run(p, grid->items, start[(cz * d1 + lo[1]) * d0], start[(cz * d1 + hi[1] + 1) * d0], i, spacing, push);
+            continue;
         }
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * d1 + cy) * d0;
+            push = repel_run(p, grid->items, start[row + lo[0]], start[row + hi[0] + 1], i, spacing, push);
+        }
+    }
     return push;
 }
 
