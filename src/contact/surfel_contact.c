@@ -562,8 +562,8 @@ static void gap_insert(gap_array* found, gap g) {
 }
 
 // The samples' coordinates (the original axes) and indices in the order of the gap search's
-// grid (over the permuted axes), LANES entries of padding: the AVX2 split reads a row of cells
-// as one run of them (no index per sample to follow).
+// grid (over the permuted axes), GAP_LANES entries of padding: the AVX2 split reads a row of
+// cells as one run of them (no index per sample to follow).
 enum { GAP_LANES = 4 };
 typedef struct gap_sorted { tc_real *x, *y, *z; int* j; } gap_sorted;
 
@@ -681,9 +681,9 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
-// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more; sorted,
-// may be NULL: the copies for split_near, filled here). The samples from
-// first_new on were added since the search that found prev: a sample with none of them within
+// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more;
+// sorted, may be NULL: the copies for split_near, filled here). The samples from first_new on
+// were added since the search that found prev: a sample with none of them within
 // 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
 // sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,

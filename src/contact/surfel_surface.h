@@ -140,7 +140,7 @@ bool tc_surfel_surface_inside(const tc_surfel_surface* S, tc_vec3 x);
 /// oriented along ref; returns false when fewer than 3 points are near.
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal);
 /// The PCA normals at every point of S, normal[i] = tc_surfel_surface_pca_normal(S, S->s[i],
-/// ref[i]) (the same bits), ref[i] where that fails; out of memory: point by point.
+/// ref[i]) (the same bits), ref[i] where that fails (ref and normal may be the same array).
 void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal);
 
 #endif
