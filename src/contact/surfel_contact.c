@@ -443,10 +443,14 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // it the fits are within ~1e-3 h of the MLS surfaces (above), so a point that lands within the
 // reach is accepted on them (their values answer the inside test); one that lands further is
 // fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
-static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
+// (An AVX2 clone: three-operand scalar code, the same operations, the same bits.)
+TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
-    sample_fits local = {0};
-    if (!sf) sf = &local;
+    sample_fits local; // (zeroed only when used: 400 bytes, ~50 instructions a call)
+    if (!sf) {
+        local = (sample_fits){0};
+        sf = &local;
+    }
     for (int round = 0; round < 4; ++round) {
         if (!sf->valid || !fits_reach(sf, *x)) {
             sf->valid = false;
@@ -478,13 +482,52 @@ static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3*
 
 typedef tc_surfel_points vec3_array;
 
+// The soft repulsion on sample x = p[i] from the samples of items[t..end) within one spacing of
+// it (pushed by 0.25 (spacing - len) / len along each offset), added to push in that order.
+static inline tc_vec3 repel_run(const tc_vec3* p, const int* items, int t, int end, int i, tc_real spacing, tc_vec3 push) {
+    tc_vec3 x = p[i];
+    tc_real r2 = spacing * spacing;
+    for (; t < end; ++t) {
+        int j = items[t];
+        tc_vec3 d = tc_v3_sub(x, p[j]);
+        tc_real len2 = tc_v3_len2(d); // (that of p[j] - x, the query's test: the same squares)
+        if (!(len2 <= r2) || j == i) continue;
+        tc_real len = sqrt(len2);
+        if (len < 1e-12) continue;
+        push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
+    }
+    return push;
+}
+
+// The repulsion on sample i from the samples within one spacing, summed in the order
+// tc_point_grid_query lists them (by cell, then by index): the same sum, the same bits, walked
+// in place (no list of indices written and read back, no room check per row). Where the query
+// spans whole rows (a patch thin across x), the rows of a plane follow one another in items and
+// are walked as one run.
+TC_VECTOR_CLONES static tc_vec3 repulsion(const tc_point_grid* grid, const tc_vec3* p, int i, tc_real spacing) {
+    tc_vec3 push = tc_v3_zero();
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(grid, p[i], spacing, lo, hi)) return push;
+    const int* start = grid->start;
+    int d0 = grid->dims[0], d1 = grid->dims[1];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
+        if (lo[0] == 0 && hi[0] == d0 - 1) {
+            push = repel_run(p, grid->items, start[(cz * d1 + lo[1]) * d0], start[(cz * d1 + hi[1] + 1) * d0], i, spacing, push);
+            continue;
+        }
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * d1 + cy) * d0;
+            push = repel_run(p, grid->items, start[row + lo[0]], start[row + hi[0] + 1], i, spacing, push);
+        }
+    }
+    return push;
+}
+
 // Repulsion among the samples with re-projection; refs receives the orientation of both
 // surfaces at each sample kept by the last iteration (for the PCA normals).
 static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, int iterations,
                   vec3_array* refs) {
     tc_point_grid grid = {0};
-    int* near = NULL;
-    int cap = 0;
     size_t moved_size = (size_t)(pts->count > 0 ? pts->count : 1) * sizeof(tc_vec3);
     tc_vec3* moved = tc_alloc(moved_size);
     if (!moved) { // the samples stay as placed
@@ -492,31 +535,20 @@ static void relax(const tc_points_body* A, const tc_points_body* B, vec3_array* 
         return;
     }
     for (int it = 0; it < iterations; ++it) {
-        tc_point_grid_build(&grid, pts->data, pts->count, spacing);
-        for (int i = 0; i < pts->count; ++i) {
-            tc_vec3 push = tc_v3_zero();
-            int n = tc_point_grid_query(&grid, pts->data, pts->data[i], spacing, &near, &cap);
-            for (int q = 0; q < n; ++q) {
-                tc_vec3 d = tc_v3_sub(pts->data[i], pts->data[near[q]]);
-                tc_real len = tc_v3_len(d);
-                if (near[q] == i || len < 1e-12) continue;
-                push = tc_v3_madd(push, 0.25 * (spacing - len) / len, d); // soft repulsion within one spacing
-            }
-            moved[i] = tc_v3_add(pts->data[i], push);
-        }
+        tc_point_grid_build(&grid, pts->data, pts->count, spacing); // (out of memory: no grid, no push)
+        for (int i = 0; i < pts->count; ++i) moved[i] = tc_v3_add(pts->data[i], repulsion(&grid, pts->data, i, spacing));
         int w = 0;
         refs->count = 0;
         for (int i = 0; i < pts->count; ++i) {
             tc_vec3 ref;
             if (!reproject(A, B, &moved[i], &fits->data[i], &ref)) continue;
-            fits->data[w] = fits->data[i];
+            if (w != i) fits->data[w] = fits->data[i]; // (400 bytes: not onto itself)
             pts->data[w++] = moved[i];
             if (it == iterations - 1) array_push(refs, ref);
         }
         pts->count = fits->count = w;
     }
     tc_point_grid_free(&grid);
-    if (near) tc_free(near, (size_t)cap * sizeof(int));
     tc_free(moved, moved_size);
 }
 
@@ -576,47 +608,143 @@ static void gap_insert(gap_array* found, gap g) {
     f[pos] = g;
 }
 
-// The gaps of sample i (the pairs i < j), searched afresh, into found.
+// The samples' coordinates (the original axes) and indices in the order of the gap search's
+// grid (over the permuted axes), GAP_LANES entries of padding: the AVX2 split reads a row of
+// cells as one run of them (no index per sample to follow).
+enum { GAP_LANES = 4 };
+typedef struct gap_sorted { tc_real *x, *y, *z; int* j; } gap_sorted;
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
+#define GAP_AVX2 1
+#include <immintrin.h>
+// For each 4-bit mask of kept lanes, the 32-bit lanes that move the kept indices, in order, to
+// the front of a register (vpermilps).
+static const int32_t gap_compact[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
+__attribute__((target("avx2"), always_inline)) static inline void gap_store(int* out, __m128i j, unsigned m) {
+    __m128i perm = _mm_loadu_si128((const __m128i*)gap_compact[m]);
+    _mm_storeu_si128((__m128i*)out, _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(j), perm)));
+}
+
+// split_near's row walk 4 samples at a time: the same differences, squares, sums and tests
+// (|d| < c decided by the square root, lane by lane, in a group with a squared distance within
+// 1e-12 of the boundary); each group's kept indices written to the front of the next 4 entries
+// of inner and outer (room for LANES past the counts).
+__attribute__((target("avx2"))) static void split_rows_avx2(const gap_sorted* s, const tc_point_grid* grid, const int lo[3], const int hi[3],
+                                                            tc_vec3 pi, tc_real r2, tc_real below, tc_real above, tc_real c, int* inner,
+                                                            int* n_inner, int* outer, int* n_outer) {
+    __m256d px = _mm256_set1_pd(pi.x), py = _mm256_set1_pd(pi.y), pz = _mm256_set1_pd(pi.z);
+    __m256d vr2 = _mm256_set1_pd(r2), vbelow = _mm256_set1_pd(below), vabove = _mm256_set1_pd(above);
+    const tc_real *X = s->x, *Y = s->y, *Z = s->z; // (in locals: gcc reloaded them from s after every store)
+    const int* J = s->j;
+    int ni = 0, no = 0;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; t += GAP_LANES) {
+                __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
+                __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + t), pz);
+                __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+                unsigned valid = end - t < GAP_LANES ? (1u << (end - t)) - 1 : 15u;
+                unsigned within = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vr2, _CMP_LE_OQ)) & valid;
+                unsigned closer = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vbelow, _CMP_LT_OQ)) & valid;
+                unsigned band = (unsigned)_mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(d2, vbelow, _CMP_NLT_UQ),
+                                                                           _mm256_cmp_pd(d2, vabove, _CMP_LE_OQ))) & valid;
+                if (band) { // (rare) the scalar test, lane by lane
+                    tc_real d[GAP_LANES];
+                    _mm256_storeu_pd(d, d2);
+                    for (int l = 0; l < GAP_LANES; ++l)
+                        if (band >> l & 1) closer |= (unsigned)(d[l] < below || (d[l] <= above && sqrt(d[l]) < c)) << l;
+                }
+                __m128i j = _mm_loadu_si128((const __m128i*)(J + t));
+                unsigned farther = within & ~closer;
+                gap_store(inner + ni, j, closer);
+                gap_store(outer + no, j, farther);
+                ni += __builtin_popcount(closer);
+                no += __builtin_popcount(farther);
+            }
+        }
+    *n_inner = ni, *n_outer = no;
+}
+#endif
+
+// The samples within 2.2 spacings of sample i (as near_samples) split while walking the grid:
+// those closer than 1.5 spacings into inner, the others into outer (each in no particular
+// order; the caller's results do not depend on it; room for GAP_LANES past every sample). |d| <
+// 1.5 spacings is decided on the squared distance except within 1e-12 of the boundary, where
+// the square root answers (the same test as tc_v3_dist's). Branch-free (about half are closer):
+// every sample is written to both lists, whose ends advance by its tests. sorted (may be NULL):
+// the copies for the AVX2 walk.
+static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, const gap_sorted* sorted, int i,
+                       tc_real spacing, int* inner, int* n_inner, int* outer, int* n_outer) {
+    int lo[3], hi[3], ni = 0, no = 0;
+    *n_inner = *n_outer = 0;
+    tc_real r = 2.2 * spacing;
+    if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return;
+    tc_real r2 = r * r, c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    tc_vec3 pi = pts->data[i];
+#ifdef GAP_AVX2
+    if (sorted && __builtin_cpu_supports("avx2")) {
+        split_rows_avx2(sorted, grid, lo, hi, pi, r2, below, above, c, inner, n_inner, outer, n_outer);
+        return;
+    }
+#else
+    (void)sorted;
+#endif
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
+                int j = grid->items[t];
+                tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[j], pi)); // (pi - p_j squares to the same bits)
+                int within = d2 <= r2, closer = d2 < below || (d2 <= above && sqrt(d2) < c);
+                inner[ni] = j, outer[no] = j;
+                ni += closer; // (closer implies within: below < r2)
+                no += within - closer;
+            }
+        }
+    *n_inner = ni, *n_outer = no;
+}
+
+// The gaps of sample i (the pairs i < j), searched afresh, into found (inner, outer: room for
+// every sample). The samples closer than 1.5 spacings pair with none, and a midpoint's covering
+// sample is most often among them: they are tested first (the scan stops at the first).
 static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const tc_vec3* swapped, const tc_point_grid* grid,
-                    int* nb, int i, gap_array* found) {
+                    const gap_sorted* sorted, int* inner, int* outer, int i, gap_array* found) {
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
     tc_vec3 pi = pts->data[i];
-    int n = near_samples(pts, swapped, grid, i, 2.2 * spacing, nb), inner = 0;
-    // The samples closer than 1.5 spacings first: they pair with none, and a midpoint's
-    // covering sample is most often among them (the scan below stops at the first).
-    // Branch-free (about half are closer): the swap is made for every sample and only counts
-    // for the closer ones. |d| < 1.5 spacing is decided on the squared distance except within
-    // 1e-12 of the boundary, where the square root answers (the same test as tc_v3_dist's).
-    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
-    for (int q = 0; q < n; ++q) {
-        tc_real d2 = tc_v3_len2(tc_v3_sub(pi, pts->data[nb[q]]));
-        int closer = d2 < below || (d2 <= above && sqrt(d2) < c);
-        int a = nb[q], b = nb[inner];
-        nb[q] = closer ? b : a;
-        nb[inner] = closer ? a : b;
-        inner += closer;
-    }
-    for (int q = inner; q < n; ++q) {
-        int j = nb[q];
+    int ni, no;
+    split_near(pts, swapped, grid, sorted, i, spacing, inner, &ni, outer, &no);
+    for (int q = 0; q < no; ++q) {
+        int j = outer[q];
         if (j <= i) continue;
         tc_vec3 mid = tc_v3_lerp(pi, pts->data[j], 0.5);
         bool covered = false;
-        for (int t = 0; t < n && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[nb[t]], mid)) < r2;
+        for (int t = 0; t < ni && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[inner[t]], mid)) < r2;
+        for (int t = 0; t < no && !covered; ++t) covered = tc_v3_len2(tc_v3_sub(pts->data[outer[t]], mid)) < r2;
         if (!covered) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
     }
 }
 
-// gap_candidates' search (swapped, nb, touched: room for every sample). The samples from
-// first_new on were added since the search that found prev: a sample with none of them within
+// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more;
+// sorted, may be NULL: the copies for split_near, filled here). The samples from first_new on
+// were added since the search that found prev: a sample with none of them within
 // 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
 // sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      uint8_t* touched, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
+                      int* far, uint8_t* touched, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new,
+                      gap_array* found, gap_array* all) {
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 p = pts->data[i];
         swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
     }
-    tc_point_grid_build(grid, swapped, pts->count, spacing);
+    if (!tc_point_grid_build(grid, swapped, pts->count, spacing)) sorted = NULL;
+    for (int t = 0; sorted && t < pts->count; ++t) {
+        int j = grid->items[t];
+        sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
+    }
     bool reuse = prev && first_new < pts->count;
     if (reuse) {
         memset(touched, 0, (size_t)pts->count);
@@ -638,7 +766,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
                 gap_insert(found, g);
             }
         } else
-            gaps_of(pts, spacing, order, swapped, grid, nb, i, found);
+            gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
 }
@@ -658,18 +786,27 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
     for (int a = 1; a < 3; ++a)
         for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
-    size_t count = (size_t)(pts->count > 0 ? pts->count : 1);
+    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
-    int* nb = tc_alloc(count * sizeof(int));
+    int* nb = tc_alloc(padded * sizeof(int));
+    int* far = tc_alloc(padded * sizeof(int));
     uint8_t* touched = tc_alloc(count);
+    tc_real* coords = tc_alloc(3 * padded * sizeof(tc_real));
+    int* index = tc_alloc(padded * sizeof(int));
+    gap_sorted sorted = {coords, coords + padded, coords + 2 * padded, index};
+    for (size_t t = (size_t)pts->count; coords && index && t < padded; ++t) // the padding (read, then masked off)
+        sorted.x[t] = sorted.y[t] = sorted.z[t] = 0, sorted.j[t] = 0;
     cand->count = all->count = 0;
-    if (swapped && nb && touched) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, touched, grid, prev, first_new, found, all);
+    if (swapped && nb && far && touched) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
-    tc_free(nb, count * sizeof(int));
+    tc_free(nb, padded * sizeof(int));
+    tc_free(far, padded * sizeof(int));
     tc_free(touched, count);
+    if (coords) tc_free(coords, 3 * padded * sizeof(tc_real));
+    if (index) tc_free(index, padded * sizeof(int));
 }
 
 void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out) {
@@ -1233,20 +1370,20 @@ int tc_surfel_contact_surface_seeded(tc_points_body* A, tc_points_body* B, const
                 tc_array_reserve(&out->surface_dist_a, pts.count) && tc_array_reserve(&out->surface_dist_b, pts.count);
     if (!phi_ok || !room) tc_surfel_note_out_of_memory(); // (without phi: the normals of the fits)
     for (int i = 0; room && i < pts.count; ++i) {
-        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), n, ref;
+        tc_vec3 na = tc_v3_zero(), nb = tc_v3_zero(), ref;
         if (refs.count == pts.count) ref = refs.data[i]; // from the relaxation's last fits
         else {
             tc_surfel_surface_normal(&A->surface, pts.data[i], &na);
             tc_surfel_surface_normal(&B->surface, pts.data[i], &nb);
             ref = tc_v3_normalize(tc_v3_sub(na, nb));
         }
-        if (!phi_ok || !tc_surfel_surface_pca_normal(&phi, pts.data[i], ref, &n)) n = ref;
         array_push(&out->points, pts.data[i]);
-        array_push(&out->normals, n);
+        array_push(&out->normals, ref); // (replaced by the PCA normals below, which it orients)
         const sample_fits* sf = &fits.data[i];
         array_push(&out->surface_dist_a, sf->valid ? fabs(tc_surfel_fit_value(&sf->fa, pts.data[i])) : 0);
         array_push(&out->surface_dist_b, sf->valid ? fabs(tc_surfel_fit_value(&sf->fb, pts.data[i])) : 0);
     }
+    if (room && phi_ok) tc_surfel_surface_pca_normals(&phi, out->normals.data, out->normals.data);
     tc_surfel_surface_free(&phi);
     tc_array_free(&pts);
     tc_array_free(&refs);

@@ -1136,17 +1136,31 @@ TC_VECTOR_CLONES static void weighted_covariance(const gather* g, tc_vec3 ca, tc
     cov[4] = t[0], cov[5] = t[1];
 }
 
-bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
-    gather g;
-    gather_near(S, x, &g);
-    gather_weights(S, &g);
-    tc_real sums[7];
-    centroid_sums(&g, sums);
+// The weight sum and the weighted offset sums of the gathered points: centroid_sums' first four
+// (the same lanes and totals: the same bits), without the normals' sums, which the PCA normal
+// does not read.
+TC_VECTOR_CLONES static void weight_sums(const gather* g, tc_real out[4]) {
+    lanes s[4];
+    for (int i = 0; i < 4; ++i) s[i] = lv_splat(0);
+    for (int q = 0; q < g->padded; q += LANES) {
+        lanes w = lv_load(g->w + q);
+        s[0] = lv_add(s[0], w);
+        s[1] = lv_madd(s[1], w, lv_load(g->ex + q)), s[2] = lv_madd(s[2], w, lv_load(g->ey + q));
+        s[3] = lv_madd(s[3], w, lv_load(g->ez + q));
+    }
+    lv_total4(s[0], s[1], s[2], s[3], out);
+}
+
+// The PCA normal from the points gathered about x (offsets set, weights not yet).
+static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+    gather_weights(S, g);
+    tc_real sums[4];
+    weight_sums(g, sums);
     tc_real wsum = sums[0];
-    if (g.count < 3 || !(wsum > 1e-300)) return false;
+    if (g->count < 3 || !(wsum > 1e-300)) return false;
     tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
     tc_real cov[6];
-    weighted_covariance(&g, ca, cov);
+    weighted_covariance(g, ca, cov);
     tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
     tc_vec3 values;
     tc_mat3 V;
@@ -1155,6 +1169,106 @@ bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
     *normal = n;
     return true;
+}
+
+bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal) {
+    gather g;
+    gather_near(S, x, &g);
+    return pca_of_gather(S, &g, ref, normal);
+}
+
+// The offsets of the points of the sorted runs [run[i][0], run[i][1]) within sqrt(cut2) of x
+// into g (ex ey ez only), in order; returns their count (portable code).
+static int pca_rows_scalar(const tc_surfel_surface* S, int (*run)[2], int runs, tc_vec3 x, tc_real cut2, gather* g) {
+    const tc_vec3* cs = S->cs;
+    int n = 0;
+    for (int i = 0; i < runs; ++i)
+        for (int t = run[i][0], end = run[i][1]; t < end; ++t) { // branch-free, as the gather
+            tc_real ex = cs[t].x - x.x, ey = cs[t].y - x.y, ez = cs[t].z - x.z;
+            g->ex[n] = ex, g->ey[n] = ey, g->ez[n] = ez;
+            n += ex * ex + ey * ey + ez * ez <= cut2;
+        }
+    return n;
+}
+
+#ifdef TILE_AVX2
+// pca_rows_scalar 4 points at a time from the SoA copies (the tile filter's operations: the
+// same differences, squares, sums and test; the lanes past a run's end masked off).
+__attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int runs, tc_vec3 x, tc_real cut2,
+                                                         gather* g) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z), c2 = _mm256_set1_pd(cut2);
+    int n = 0;
+    for (int i = 0; i < runs; ++i)
+        for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
+            __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(src + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(src + ss + q), py);
+            __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(src + 2 * ss + q), pz);
+            __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+            if (end - q < LANES) m &= (1u << (end - q)) - 1;
+            __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+            compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
+            n += __builtin_popcount(m);
+        }
+    return n;
+}
+#endif
+
+// Appends the sorted run [t, end) to run (joined to the last one where it continues it).
+static void add_run(int (*run)[2], int* runs, int t, int end) {
+    if (t == end) return;
+    if (*runs > 0 && run[*runs - 1][1] == t) run[*runs - 1][1] = end;
+    else run[*runs][0] = t, run[*runs][1] = end, ++*runs;
+}
+
+// The offsets of the points within the cut-off 2h of x (gather_near's: the same offsets, test
+// and grid order) for the PCA normal, which reads no normals: the grid rows within reach, walked
+// once (a tile served ~2 of these gathers on a surface of samples and cost more to fill than
+// the walk), as runs of the sorted copies: rows that follow one another there are one run (on a
+// thin patch across x a query spans whole rows, and then those of a plane are one run, found
+// without visiting them). false when that would not be gather_near's gather (fewer than
+// GATHER_WIDEN points: it takes the reach; room for GATHER_MAX or more), or the rows are too
+// many for the run list.
+static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
+    enum { MAX_RUNS = 64 }; // (at most 4 x 4 rows for cells of 1.5h)
+    int lo[3], hi[3], run[MAX_RUNS][2], runs = 0;
+    const tc_point_grid* grid = &S->grid;
+    tc_real r = TC_SURFEL_CUTOFF * S->h, cut2 = r * r;
+    if (!grid->start || !S->cs || !S->soa || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    if ((hi[2] - lo[2] + 1) * (hi[1] - lo[1] + 1) > MAX_RUNS) return false;
+    const int* start = grid->start;
+    int d0 = grid->dims[0], d1 = grid->dims[1];
+    if (lo[0] == 0 && hi[0] == d0 - 1) // whole rows
+        for (int cz = lo[2]; cz <= hi[2]; ++cz) add_run(run, &runs, start[(cz * d1 + lo[1]) * d0], start[(cz * d1 + hi[1] + 1) * d0]);
+    else
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * d1 + cy) * d0;
+                add_run(run, &runs, start[row + lo[0]], start[row + hi[0] + 1]);
+            }
+    int most = 0;
+    for (int i = 0; i < runs; ++i) most += run[i][1] - run[i][0];
+    if (most > GATHER_MAX - LANES) return false; // (the filters write LANES entries past the count)
+    int n;
+#ifdef TILE_AVX2
+    if (tile_has_avx2()) n = pca_rows_avx2(S, run, runs, x, cut2, g);
+    else
+#endif
+        n = pca_rows_scalar(S, run, runs, x, cut2, g);
+    if (n < GATHER_WIDEN) return false;
+    g->count = n;
+    g->padded = (n + LANES - 1) / LANES * LANES;
+    for (int l = 0; l < LANES; ++l) g->ex[n + l] = g->ey[n + l] = g->ez[n + l] = 0; // (as gather_pad)
+    return true;
+}
+
+void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
+    gather g;
+    for (int i = 0; i < S->count; ++i) {
+        if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
+        if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+    }
 }
 
 // ---- normal cones ----------------------------------------------------------------------------

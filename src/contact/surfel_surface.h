@@ -145,5 +145,8 @@ bool tc_surfel_surface_flat_at(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 n,
 /// PCA normal at x (eigenvector of the smallest eigenvalue of the weighted covariance),
 /// oriented along ref; returns false when fewer than 3 points are near.
 bool tc_surfel_surface_pca_normal(const tc_surfel_surface* S, tc_vec3 x, tc_vec3 ref, tc_vec3* normal);
+/// The PCA normals at every point of S, normal[i] = tc_surfel_surface_pca_normal(S, S->s[i],
+/// ref[i]) (the same bits), ref[i] where that fails (ref and normal may be the same array).
+void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal);
 
 #endif

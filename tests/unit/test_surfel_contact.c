@@ -420,6 +420,96 @@ static void test_gap_reuse_matches_fresh_search(void** state) {
     }
 }
 
+// The gap candidates equal those of a brute-force search over all pairs (the same distance
+// tests; ordered by i, then by the one-spacing grid's cell of j, then by j): the split of the
+// neighbours (4 at a time on AVX2) loses and invents none. Patches across z and x with holes,
+// and samples placed on the 1.5-spacing boundary (the square-root band).
+static void test_gap_candidates_match_brute_force(void** state) {
+    (void)state;
+    const tc_real sp = 0.01;
+    for (int across = 0; across < 2; ++across) {
+        uint32_t seed = 41 + (uint32_t)across;
+        tc_surfel_points pts = {0}, found = {0}, brute = {0};
+        for (int a = 0; a < 25; ++a)
+            for (int b = 0; b < 25; ++b) {
+                if (rnd(&seed) < 0.2) continue; // holes
+                tc_real u = (a + 0.4 * rnd(&seed) - 0.2) * sp, v = (b + 0.4 * rnd(&seed) - 0.2) * sp, w = 0.01 * sp * rnd(&seed);
+                if (a % 5 == 0 && b % 3 == 0) u = a * sp, v = b * sp, w = 0; // (lattice points)
+                tc_array_push(&pts, across ? tc_v3(w, u, v) : tc_v3(u, v, w));
+            }
+        for (int k = 0; k < 6; ++k) { // exactly 1.5 spacings from a lattice point
+            tc_vec3 o = across ? tc_v3(0, 5 * sp * k, 9 * sp) : tc_v3(5 * sp * k, 9 * sp, 0);
+            tc_array_push(&pts, tc_v3_add(o, across ? tc_v3(0, 1.5 * sp, 0) : tc_v3(1.5 * sp, 0, 0)));
+        }
+        tc_surfel_contact_gap_candidates(&pts, sp, pts.count, &found);
+        tc_point_grid order = {0};
+        tc_point_grid_layout(&order, pts.data, pts.count, sp);
+        tc_real r2 = (0.75 * sp) * (0.75 * sp), far2 = (2.2 * sp) * (2.2 * sp);
+        for (int i = 0; i < pts.count; ++i) {
+            int keys[64], js[64], n = 0;
+            for (int j = i + 1; j < pts.count; ++j) {
+                tc_vec3 d = tc_v3_sub(pts.data[j], pts.data[i]);
+                if (!(tc_v3_len2(d) <= far2) || tc_v3_dist(pts.data[i], pts.data[j]) < 1.5 * sp) continue;
+                tc_vec3 mid = tc_v3_lerp(pts.data[i], pts.data[j], 0.5);
+                bool covered = false;
+                for (int k = 0; k < pts.count && !covered; ++k) covered = tc_v3_len2(tc_v3_sub(pts.data[k], mid)) < r2;
+                if (covered) continue;
+                assert_true(n < 64);
+                int key = tc_point_grid_cell_index(&order, pts.data[j]), at = n++;
+                for (; at > 0 && (keys[at - 1] > key || (keys[at - 1] == key && js[at - 1] > j)); --at) keys[at] = keys[at - 1], js[at] = js[at - 1];
+                keys[at] = key, js[at] = j;
+            }
+            for (int q = 0; q < n; ++q) tc_array_push(&brute, tc_v3_lerp(pts.data[i], pts.data[js[q]], 0.5));
+        }
+        assert_true(brute.count > 20);
+        assert_int_equal(found.count, brute.count);
+        assert_memory_equal(found.data, brute.data, (size_t)found.count * sizeof(tc_vec3));
+        tc_array_free(&pts);
+        tc_array_free(&found);
+        tc_array_free(&brute);
+    }
+}
+
+// The PCA normals of a surface at its own points in one call equal those of
+// tc_surfel_surface_pca_normal point by point, bit for bit (ref where it fails): patches of
+// samples across z and across x, a curved cap, sparse points (fewer than 8 within 2h: the reach)
+// and a lone point.
+static void test_pca_normals_match_one_by_one(void** state) {
+    (void)state;
+    const tc_real sp = 0.01;
+    for (int shape = 0; shape < 3; ++shape) {
+        uint32_t seed = 61 + (uint32_t)shape;
+        tc_surfel_points pts = {0}, refs = {0};
+        for (int a = 0; a < 28; ++a)
+            for (int b = 0; b < 28; ++b) {
+                if (rnd(&seed) < 0.1) continue;
+                tc_real u = (a + 0.5 * rnd(&seed)) * 0.7 * sp, v = (b + 0.5 * rnd(&seed)) * 0.7 * sp;
+                tc_real w = shape == 2 ? 2 * (u * u + v * v) : 0.02 * sp * rnd(&seed);
+                tc_array_push(&pts, shape == 1 ? tc_v3(w, u, v) : tc_v3(u, v, w));
+            }
+        for (int k = 0; k < 12; ++k) // sparse points beside the patch, and a lone one far off
+            tc_array_push(&pts, tc_v3(-0.05 - 1.7 * sp * k, 0.3 * sp * k, 0.01 * k * sp));
+        tc_array_push(&pts, tc_v3(1, 1, 1));
+        for (int i = 0; i < pts.count; ++i)
+            tc_array_push(&refs, tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5)));
+        tc_surfel_surface S = {0};
+        assert_true(tc_surfel_surface_build(&S, pts.data, pts.data, pts.count, sp));
+        tc_vec3* batch = tc_alloc((size_t)pts.count * sizeof(tc_vec3));
+        tc_surfel_surface_pca_normals(&S, refs.data, batch);
+        int failed = 0;
+        for (int i = 0; i < pts.count; ++i) {
+            tc_vec3 one;
+            if (!tc_surfel_surface_pca_normal(&S, pts.data[i], refs.data[i], &one)) one = refs.data[i], failed++;
+            assert_memory_equal(&one, &batch[i], sizeof one);
+        }
+        assert_true(failed >= 1); // (the lone point)
+        tc_free(batch, (size_t)pts.count * sizeof(tc_vec3));
+        tc_surfel_surface_free(&S);
+        tc_array_free(&pts);
+        tc_array_free(&refs);
+    }
+}
+
 static tc_real total_force(tc_real spacing, bool seed_form, int* samples) {
     slab_pair s = make_slabs(1e5, 1e5, 0.01, 0.012);
     tc_surfel_contact c = {0};
@@ -962,6 +1052,8 @@ int main(void) {
         cmocka_unit_test_setup(test_density_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_on_sample_grid_matches_plain, tc_test_setup_log),
         cmocka_unit_test_setup(test_gap_reuse_matches_fresh_search, tc_test_setup_log),
+        cmocka_unit_test_setup(test_gap_candidates_match_brute_force, tc_test_setup_log),
+        cmocka_unit_test_setup(test_pca_normals_match_one_by_one, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
