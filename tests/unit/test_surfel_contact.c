@@ -920,37 +920,68 @@ static void classify(tc_points_body* A, tc_points_body* B, bool exact, uint8_t* 
     tc_array_free(&seeds);
 }
 
-// The classification skips the fit of surfels a neighbour's f bounds clearly outside: it must
-// flag exactly the surfels a fit per surfel flags, on spheres and on boxes (sharp edges, where
-// f changes fastest), aligned and rotated, on plates about 1.5 h thick (both faces within the
-// reach of one fit) and on the benchmark's pair. (Most candidates are decided by the tangent
-// plane of the other body's nearest surfel or by a neighbour's bounds, the rest by a fit.)
+// One body of a classification case: shape, half extents (boxes; spheres have radius 0.1),
+// surfel and phyxel spacings (m).
+typedef struct class_body { int shape; tc_vec3 half; tc_real spacing, phyxel; } class_body;
+
+// x inside the undeformed body b placed at pose.
+static bool inside_body(class_body b, tc_transform pose, tc_vec3 x) {
+    tc_vec3 local = tc_quat_inv_rotate(pose.q, tc_v3_sub(x, pose.p));
+    if (b.shape == TC_POINTS_SPHERE) return tc_v3_len(local) < 0.1;
+    return fabs(local.x) < b.half.x && fabs(local.y) < b.half.y && fabs(local.z) < b.half.z;
+}
+
+// Surfels of `self` flagged differently by the fast classification (fast) and a fit per
+// surfel (exact): each must be one the fast path flags inside `other`'s undeformed shape.
+static int inside_extras(const tc_points_body* self, const uint8_t* fast, const uint8_t* exact, class_body other, tc_transform pose) {
+    int extras = 0;
+    for (int k = 0; k < self->ns; ++k) {
+        if (fast[k] == exact[k]) continue;
+        assert_true(fast[k] && !exact[k]);
+        assert_true(inside_body(other, pose, self->s[k]));
+        extras++;
+    }
+    return extras;
+}
+
+// The classification decides most candidates without a fit (neighbours' bounds, the tangent
+// plane of the other's nearest surfel): it must flag exactly the surfels a fit per surfel
+// flags, on spheres and on boxes (sharp edges, where f changes fastest), aligned and rotated, on
+// plates ~1.5 h thick (both faces within the reach of one fit) and on the benchmark's pair.
+// Where the other body is so thin or so deeply entered that a fit at the surfel weighs in its
+// far face too (the last two cases: a plate 1.2 h thick, a sphere 2.6 h into a slab 5.3 h
+// thick), the fitted f rises back towards 0 inside it and a fit per surfel calls a few surfels
+// outside that are inside the other body: there the fast path may flag more, never fewer, and
+// only surfels inside the other's shape.
 static void test_classification_matches_a_fit_per_surfel(void** state) {
     (void)state;
-    tc_real bench_spacing = sqrt(4 * TC_PI * 0.01 / 1e4);
-    const tc_vec3 cube = {0.1, 0.1, 0.1}, plate = {0.1, 0.1, 0.011};
-    const struct { int shape_a, shape_b; tc_real spacing, angle; tc_vec3 axis, at, half_a, half_b; } cases[] = {
-        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.18, 0, 0}, cube, cube},
-        {TC_POINTS_SPHERE, TC_POINTS_SPHERE, bench_spacing, 0, {1, 0, 0}, {0.196, 0, 0}, cube, cube},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0, {1, 0, 0}, {0.18, 0.05, 0.03}, cube, cube},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}, cube, cube},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}, cube, cube},
-        {TC_POINTS_BOX, TC_POINTS_SPHERE, 0.01, 0, {1, 0, 0}, {0.18, 0.07, 0.05}, cube, cube},
-        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}, cube, cube},
-        {TC_POINTS_SPHERE, TC_POINTS_BOX, 0.01, 0.5, {1, 1, 0}, {0.16, 0.04, 0.02}, cube, plate},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 0.7, {0, 1, 1}, {0.08, 0.05, 0.1}, plate, cube},
-        {TC_POINTS_BOX, TC_POINTS_BOX, 0.01, 1.2, {1, 0, 1}, {0.05, 0.03, 0.02}, plate, plate},
+    tc_real bench = sqrt(4 * TC_PI * 0.01 / 1e4);
+    const tc_vec3 cube = {0.1, 0.1, 0.1}, plate = {0.1, 0.1, 0.011}, slab = {0.1, 0.1, 0.08};
+    const class_body bench_sphere = {TC_POINTS_SPHERE, cube, bench, 0.022}, sphere = {TC_POINTS_SPHERE, cube, 0.01, 0.022},
+                     box = {TC_POINTS_BOX, cube, 0.01, 0.022}, sphere_p = {TC_POINTS_SPHERE, cube, 0.01, 0.01},
+                     box_p = {TC_POINTS_BOX, cube, 0.01, 0.01}, plate_p = {TC_POINTS_BOX, plate, 0.01, 0.01};
+    const struct { class_body a, b; tc_real angle; tc_vec3 axis, at; bool extras_allowed; } cases[] = {
+        {bench_sphere, bench_sphere, 0, {1, 0, 0}, {0.18, 0, 0}, false},
+        {bench_sphere, bench_sphere, 0, {1, 0, 0}, {0.196, 0, 0}, false},
+        {box, box, 0, {1, 0, 0}, {0.18, 0.05, 0.03}, false},
+        {box, box, 0.6, {1, 0, 0}, {0.19, 0.05, 0.03}, false},
+        {box, box, 0.4, {1, 1, 1}, {0.2, 0.05, 0.03}, false},
+        {box, sphere, 0, {1, 0, 0}, {0.18, 0.07, 0.05}, false},
+        {sphere, box, 0.4, {1, 1, 1}, {0.17, 0.07, 0.05}, false},
+        {sphere_p, plate_p, 0.5, {1, 1, 0}, {0.16, 0.04, 0.02}, false},
+        {plate_p, box_p, 0.7, {0, 1, 1}, {0.08, 0.05, 0.1}, false},
+        {plate_p, plate_p, 1.2, {1, 0, 1}, {0.05, 0.03, 0.02}, false},
+        {{TC_POINTS_BOX, cube, 0.01, 0.022}, {TC_POINTS_BOX, plate, 0.012, 0.01}, 0.7, {1, 1, 0}, {0.08, 0.03, 0.02}, true},
+        {{TC_POINTS_SPHERE, cube, 0.008, 0.03}, {TC_POINTS_BOX, slab, 0.02, 0.03}, 0.4, {1, 0.3, 0}, {0.02, 0.01, 0.1}, true},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         tc_points_body_def d = tc_points_body_def_default();
         d.radius = 0.1;
-        d.half_extents = cases[c].half_a;
-        d.phyxel_spacing = cases[c].half_a.z < 0.05 || cases[c].half_b.z < 0.05 ? 0.01 : 0.022; // (phyxels inside the plates)
-        d.surfel_spacing = cases[c].spacing;
-        d.shape = cases[c].shape_a;
+        d.shape = cases[c].a.shape, d.half_extents = cases[c].a.half;
+        d.surfel_spacing = cases[c].a.spacing, d.phyxel_spacing = cases[c].a.phyxel;
         tc_points_body* A = build(d);
-        d.shape = cases[c].shape_b;
-        d.half_extents = cases[c].half_b;
+        d.shape = cases[c].b.shape, d.half_extents = cases[c].b.half;
+        d.surfel_spacing = cases[c].b.spacing, d.phyxel_spacing = cases[c].b.phyxel;
         d.base.pose.p = cases[c].at;
         tc_vec3 axis = tc_v3_normalize(cases[c].axis);
         tc_real s = sin(0.5 * cases[c].angle);
@@ -960,11 +991,12 @@ static void test_classification_matches_a_fit_per_surfel(void** state) {
         int fast_count, exact_count;
         classify(A, B, false, fa, fb, &fast_count);
         classify(A, B, true, ea, eb, &exact_count);
-        print_message("case %zu: %d colliding surfels\n", c, exact_count);
+        tc_transform origin = {tc_v3_zero(), {0, 0, 0, 1}};
+        int extras = inside_extras(A, fa, ea, cases[c].b, d.base.pose) + inside_extras(B, fb, eb, cases[c].a, origin);
+        print_message("case %zu: %d colliding surfels, %d more inside the other (fast)\n", c, exact_count, extras);
         assert_true(exact_count > 20);
-        assert_int_equal(fast_count, exact_count);
-        assert_memory_equal(fa, ea, (size_t)A->ns);
-        assert_memory_equal(fb, eb, (size_t)B->ns);
+        assert_int_equal(fast_count, exact_count + extras);
+        if (!cases[c].extras_allowed) assert_int_equal(extras, 0);
         tc_free(fa, (size_t)A->ns);
         tc_free(fb, (size_t)B->ns);
         tc_free(ea, (size_t)A->ns);
