@@ -331,6 +331,16 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
     sf->fb = node->fb;
 }
 
+// The other way: a settled pair as the node's model (t and g left as they are).
+static void load_fits(const sample_fits* sf, seg_node* node) {
+    node->at_a = sf->at_a;
+    node->at_b = sf->at_b;
+    node->ra = sf->ra;
+    node->rb = sf->rb;
+    node->fa = sf->fa;
+    node->fb = sf->fb;
+}
+
 // The root in [0, 1] of the quadratic through (0, g0), (1/2, gm), (1, g1), where g0 and g1
 // differ in sign; false when rounding put both roots outside (the caller then takes Brent).
 // F on the segment from two fits is such a quadratic: the models are quadratic in x, x linear in t.
@@ -373,12 +383,7 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
         }
         const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
         if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
-            node->fa = shared->fa;
-            node->fb = shared->fb;
-            node->at_a = shared->at_a;
-            node->at_b = shared->at_b;
-            node->ra = shared->ra;
-            node->rb = shared->rb;
+            load_fits(shared, node);
             continue;
         }
         if (!fit_node(m, *t, &root)) return false;
@@ -411,12 +416,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     tc_vec3 x0 = tc_v3_lerp(s, x2, t0);
     const sample_fits* shared = fit_table_find(table, x0, h);
     if (shared) { // an earlier seed's fits reach x0: no new fit
-        node.fa = shared->fa;
-        node.fb = shared->fb;
-        node.at_a = shared->at_a;
-        node.at_b = shared->at_b;
-        node.ra = shared->ra;
-        node.rb = shared->rb;
+        load_fits(shared, &node);
         node.t = t0;
         node.g = 0; // not used: the first round works on the fits alone
     } else if (!approx && t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
