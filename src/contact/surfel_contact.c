@@ -994,6 +994,7 @@ static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int* hint
 enum { CLASS_OUT = 0, CLASS_SEED, CLASS_HIDDEN };
 #define CLASS_LIP 1.5
 #define CLASS_BOUND_MARGIN 0.1 // of h: the steps of the 2h truncation, the widening to 3h and the 8-surfel quadratic switch
+enum { BOUND_LANES = 4 }; // (lower_at and upper_at: room for a group of 4 read from the last position)
 
 typedef struct side_class {
     int* slot_of;       ///< per surfel of self: its candidate slot once classified (set only then)
@@ -1007,6 +1008,8 @@ typedef struct side_class {
     tc_real* upper_at;  ///< per grid position of self's sorted surfels: upper (+inf unclassified), or NULL
     int* slot_at;       ///< per grid position: the slot classified there (read where upper_at is finite)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
+    int first_at;       ///< the first grid position walked: lower_at and upper_at are set from there on (4 past the last walked)
+    bool avx2;          ///< neighbour_bound's AVX2 walk runs on this CPU
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
     tc_vec3 last_fit_at; ///< the last fitted candidate and its f (last_fit_f = inf: none yet)
@@ -1019,8 +1022,8 @@ static void side_class_free(side_class* c) {
     tc_point_grid_free(&c->balls.grid);
     tc_free(c->slot_of, (size_t)c->ns * sizeof(int));
     tc_free(c->classified, (size_t)(c->ns + 63) / 64 * sizeof(uint64_t));
-    if (c->lower_at) tc_free(c->lower_at, (size_t)c->ns * sizeof(tc_real));
-    if (c->upper_at) tc_free(c->upper_at, (size_t)c->ns * sizeof(tc_real));
+    if (c->lower_at) tc_free(c->lower_at, ((size_t)c->ns + BOUND_LANES) * sizeof(tc_real));
+    if (c->upper_at) tc_free(c->upper_at, ((size_t)c->ns + BOUND_LANES) * sizeof(tc_real));
     if (c->slot_at) tc_free(c->slot_at, (size_t)c->ns * sizeof(int));
     if (c->cap) {
         tc_free(c->lower, (size_t)c->cap * sizeof(tc_real));
@@ -1065,27 +1068,28 @@ static bool side_class_reserve(side_class* c, int nc) {
 // The best lower bound on f_other at surfel k from its classified neighbours within h; *upper
 // the best upper bound and *upper_slot the neighbour's slot giving it (-1 none). at: k's grid
 // position. The candidates are classified in grid order, so only the positions before it can
-// hold a bound: the walk stops there.
-static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, int at, tc_real h, tc_real* upper, int* upper_slot) {
-    const tc_surfel_surface* S = &self->surface;
+// hold a bound: the walk stops there (and starts at the first walked position). The bounds are
+// the max of lower - 1.5 |d| over the neighbours whose lower exceeds the margin and the min of
+// upper + 1.5 |d| over those whose upper is below minus the margin (the others cannot bound
+// anything), the upper one's slot that of the first in walk order giving the min: exact values
+// whatever the order they are compared in, so the AVX2 walk gives the same bits.
+static tc_real neighbour_bound_scalar(const tc_surfel_surface* S, const side_class* c, tc_vec3 y, int at, tc_real h, const int lo[3],
+                                      const int hi[3], tc_real* upper, int* upper_slot) {
     const tc_point_grid* g = &S->grid;
     tc_real best = -INFINITY, r2 = h * h, useful = CLASS_BOUND_MARGIN * h, useful_up = -CLASS_BOUND_MARGIN * h;
-    *upper = INFINITY;
-    *upper_slot = -1;
-    int lo[3], hi[3];
-    if (!tc_point_grid_range(g, S->s[k], h, lo, hi)) return best;
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
             if (t >= at) return best; // this row and the later ones are not classified yet
             if (end > at) end = at;
+            if (t < c->first_at) t = c->first_at;
             for (; t < end; ++t) {
                 tc_real lower = c->lower_at[t], up = c->upper_at[t]; // (by grid position: in order along the row)
                 // Unclassified, too low (high) to bound anything, or not above (below) the best
                 // so far (its bound is lower - 1.5 |d| <= lower): no distance needed.
                 bool lo_use = lower > useful, up_use = up < useful_up;
                 if (!lo_use && !up_use) continue;
-                tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], S->s[k]));
+                tc_real d2 = tc_v3_len2(tc_v3_sub(S->cs[t], y));
                 if (!(d2 <= r2)) continue;
                 tc_real d = CLASS_LIP * sqrt(d2);
                 if (lo_use && lower - d > best) {
@@ -1100,6 +1104,76 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
             }
         }
     return best;
+}
+
+#ifdef GAP_AVX2 // (the builds with the gap split's AVX2 walk)
+#define BOUND_AVX2 1
+// neighbour_bound_scalar 4 grid positions at a time without a branch per position (the scalar
+// walk's tests mispredicted: ~500 TSC ticks a call for ~15 positions scanned at 20 mm): per
+// lane the max of the lower bounds and the min of the upper ones with the first position giving
+// it; the lanes past the row's end masked off (their loads read the padding of lower_at,
+// upper_at and S->soa). The same differences, squares, sums, square roots and products as the
+// scalar walk: the same bits.
+__attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_surfel_surface* S, const side_class* c, tc_vec3 y, int at,
+                                                                    tc_real h, const int lo[3], const int hi[3], tc_real* upper,
+                                                                    int* upper_slot) {
+    const tc_point_grid* g = &S->grid;
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real *X = S->soa, *Y = X + ss, *Z = Y + ss, *lower_at = c->lower_at, *upper_at = c->upper_at;
+    __m256d px = _mm256_set1_pd(y.x), py = _mm256_set1_pd(y.y), pz = _mm256_set1_pd(y.z), r2 = _mm256_set1_pd(h * h);
+    __m256d useful = _mm256_set1_pd(CLASS_BOUND_MARGIN * h), useful_up = _mm256_set1_pd(-CLASS_BOUND_MARGIN * h);
+    __m256d lip = _mm256_set1_pd(CLASS_LIP), none = _mm256_set1_pd(-INFINITY), lane = _mm256_set_pd(3, 2, 1, 0);
+    __m256d best = none, up = _mm256_set1_pd(INFINITY), up_pos = _mm256_set1_pd(-1); // (positions as doubles: exact)
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            if (t >= at) goto done; // this row and the later ones are not classified yet
+            if (end > at) end = at;
+            if (t < c->first_at) t = c->first_at;
+            __m256d last = _mm256_set1_pd(end);
+            for (; t < end; t += BOUND_LANES) {
+                __m256d pos = _mm256_add_pd(_mm256_set1_pd(t), lane);
+                __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
+                __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + t), pz);
+                __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+                __m256d near = _mm256_and_pd(_mm256_cmp_pd(pos, last, _CMP_LT_OQ), _mm256_cmp_pd(d2, r2, _CMP_LE_OQ));
+                __m256d d = _mm256_mul_pd(lip, _mm256_sqrt_pd(d2));
+                __m256d lower = _mm256_loadu_pd(lower_at + t), upper_t = _mm256_loadu_pd(upper_at + t);
+                __m256d lo_use = _mm256_and_pd(near, _mm256_cmp_pd(lower, useful, _CMP_GT_OQ));
+                best = _mm256_max_pd(best, _mm256_blendv_pd(none, _mm256_sub_pd(lower, d), lo_use));
+                __m256d bound_up = _mm256_add_pd(upper_t, d);
+                __m256d better = _mm256_and_pd(_mm256_and_pd(near, _mm256_cmp_pd(upper_t, useful_up, _CMP_LT_OQ)),
+                                               _mm256_cmp_pd(bound_up, up, _CMP_LT_OQ)); // (strict: a lane keeps its first)
+                up = _mm256_blendv_pd(up, bound_up, better);
+                up_pos = _mm256_blendv_pd(up_pos, pos, better);
+            }
+        }
+done:;
+    tc_real b[BOUND_LANES], u[BOUND_LANES], at_u[BOUND_LANES], result = -INFINITY;
+    _mm256_storeu_pd(b, best), _mm256_storeu_pd(u, up), _mm256_storeu_pd(at_u, up_pos);
+    int first = -1; // the lane of the least upper bound, among equal ones the first position (the scalar walk's)
+    for (int l = 0; l < BOUND_LANES; ++l) {
+        if (b[l] > result) result = b[l];
+        if (u[l] < INFINITY && (first < 0 || u[l] < u[first] || (u[l] == u[first] && at_u[l] < at_u[first]))) first = l;
+    }
+    if (first >= 0) {
+        *upper = u[first];
+        *upper_slot = c->slot_at[(int)at_u[first]];
+    }
+    return result;
+}
+#endif
+
+static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, int k, int at, tc_real h, tc_real* upper, int* upper_slot) {
+    const tc_surfel_surface* S = &self->surface;
+    *upper = INFINITY;
+    *upper_slot = -1;
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(&S->grid, S->s[k], h, lo, hi)) return -INFINITY;
+#ifdef BOUND_AVX2
+    if (c->avx2) return neighbour_bound_avx2(S, c, S->s[k], at, h, lo, hi, upper, upper_slot);
+#endif
+    return neighbour_bound_scalar(S, c, S->s[k], at, h, lo, hi, upper, upper_slot);
 }
 
 // A candidate beyond other's MLS reach: deep inside (a seed along the segment to other's
@@ -1271,8 +1345,8 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             most += g->start[row + hi[0] + 1] - g->start[row + lo[0]];
         }
     (void)side_class_reserve(c, most); // (else grown as it goes)
-    c->lower_at = tc_alloc((size_t)c->ns * sizeof(tc_real));
-    c->upper_at = tc_alloc((size_t)c->ns * sizeof(tc_real));
+    c->lower_at = tc_alloc(((size_t)c->ns + BOUND_LANES) * sizeof(tc_real));
+    c->upper_at = tc_alloc(((size_t)c->ns + BOUND_LANES) * sizeof(tc_real));
     c->slot_at = tc_alloc((size_t)c->ns * sizeof(int));
     if (!c->lower_at || !c->upper_at || !c->slot_at) { // without the bounds: a fit for every candidate
         tc_surfel_note_out_of_memory();
@@ -1280,7 +1354,14 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
         return;
     }
-    for (int t = 0; t < self->ns; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+    // Unclassified marks from the first walked position to BOUND_LANES past the last (the
+    // bounds read no position before the first: none there is classified).
+    c->first_at = g->start[(lo[2] * g->dims[1] + lo[1]) * g->dims[0] + lo[0]];
+    int last_at = g->start[(hi[2] * g->dims[1] + hi[1]) * g->dims[0] + hi[0] + 1] + BOUND_LANES;
+    for (int t = c->first_at; t < last_at; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+#ifdef BOUND_AVX2
+    c->avx2 = S->soa && __builtin_cpu_supports("avx2");
+#endif
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * g->dims[1] + cy) * g->dims[0];
