@@ -1012,6 +1012,7 @@ typedef struct side_class {
     bool avx2;          ///< neighbour_bound's AVX2 walk runs on this CPU
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
+    int reach_hint;     ///< other's surfel (grid position) within the reach of the last candidate that had one, -1 none
     tc_vec3 last_fit_at; ///< the last fitted candidate and its f (last_fit_f = inf: none yet)
     tc_real last_fit_f;
     phyxel_balls balls; ///< other's phyxel balls (for candidates beyond the MLS reach)
@@ -1123,6 +1124,7 @@ __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_sur
     __m256d px = _mm256_set1_pd(y.x), py = _mm256_set1_pd(y.y), pz = _mm256_set1_pd(y.z), r2 = _mm256_set1_pd(h * h);
     __m256d useful = _mm256_set1_pd(CLASS_BOUND_MARGIN * h), useful_up = _mm256_set1_pd(-CLASS_BOUND_MARGIN * h);
     __m256d lip = _mm256_set1_pd(CLASS_LIP), none = _mm256_set1_pd(-INFINITY), lane = _mm256_set_pd(3, 2, 1, 0);
+    __m256d step = _mm256_set1_pd(BOUND_LANES);
     __m256d best = none, up = _mm256_set1_pd(INFINITY), up_pos = _mm256_set1_pd(-1); // (positions as doubles: exact)
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
@@ -1130,9 +1132,8 @@ __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_sur
             if (t >= at) goto done; // this row and the later ones are not classified yet
             if (end > at) end = at;
             if (t < c->first_at) t = c->first_at;
-            __m256d last = _mm256_set1_pd(end);
-            for (; t < end; t += BOUND_LANES) {
-                __m256d pos = _mm256_add_pd(_mm256_set1_pd(t), lane);
+            __m256d last = _mm256_set1_pd(end), pos = _mm256_add_pd(_mm256_set1_pd(t), lane);
+            for (; t < end; t += BOUND_LANES, pos = _mm256_add_pd(pos, step)) {
                 __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
                 __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(Z + t), pz);
                 __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
@@ -1149,18 +1150,21 @@ __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_sur
             }
         }
 done:;
-    tc_real b[BOUND_LANES], u[BOUND_LANES], at_u[BOUND_LANES], result = -INFINITY;
-    _mm256_storeu_pd(b, best), _mm256_storeu_pd(u, up), _mm256_storeu_pd(at_u, up_pos);
-    int first = -1; // the lane of the least upper bound, among equal ones the first position (the scalar walk's)
-    for (int l = 0; l < BOUND_LANES; ++l) {
-        if (b[l] > result) result = b[l];
-        if (u[l] < INFINITY && (first < 0 || u[l] < u[first] || (u[l] == u[first] && at_u[l] < at_u[first]))) first = l;
+    // Across the lanes: the max lower bound, the min upper one and, among the lanes holding it,
+    // the first position (all in every lane after the two steps).
+    best = _mm256_max_pd(best, _mm256_permute2f128_pd(best, best, 1));
+    best = _mm256_max_pd(best, _mm256_permute_pd(best, 5));
+    __m256d least = _mm256_min_pd(up, _mm256_permute2f128_pd(up, up, 1));
+    least = _mm256_min_pd(least, _mm256_permute_pd(least, 5));
+    __m256d first = _mm256_blendv_pd(_mm256_set1_pd(INFINITY), up_pos, _mm256_cmp_pd(up, least, _CMP_EQ_OQ));
+    first = _mm256_min_pd(first, _mm256_permute2f128_pd(first, first, 1));
+    first = _mm256_min_pd(first, _mm256_permute_pd(first, 5));
+    tc_real least_up = _mm256_cvtsd_f64(least);
+    if (least_up < INFINITY) {
+        *upper = least_up;
+        *upper_slot = c->slot_at[(int)_mm256_cvtsd_f64(first)];
     }
-    if (first >= 0) {
-        *upper = u[first];
-        *upper_slot = c->slot_at[(int)at_u[first]];
-    }
-    return result;
+    return _mm256_cvtsd_f64(best);
 }
 #endif
 
@@ -1279,7 +1283,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
         return;
     }
     if (bound > CLASS_BOUND_MARGIN * h) {
-        if (tc_surfel_surface_reaches(&other->surface, y)) return; // a fit exists there, and it is > 0
+        if (tc_surfel_surface_reaches_from(&other->surface, y, &c->reach_hint)) return; // a fit exists there, and it is > 0
         // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
         // not defined there, so it bounds no neighbour.
         c->lower[slot] = -INFINITY;
@@ -1316,7 +1320,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
-    c->deep_hint = c->balls.hint = c->plane_hint = -1;
+    c->deep_hint = c->balls.hint = c->plane_hint = c->reach_hint = -1;
     c->last_fit_f = INFINITY;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)

@@ -881,10 +881,17 @@ static void gather_near(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
 }
 
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
+    int hint = -1;
+    return tc_surfel_surface_reaches_from(S, x, &hint);
+}
+
+bool tc_surfel_surface_reaches_from(const tc_surfel_surface* S, tc_vec3 x, int* hint) {
     int lo[3], hi[3];
     const tc_point_grid* grid = &S->grid;
     tc_real r = TC_SURFEL_REACH * S->h, cut2 = r * r;
     if (!grid->start || !tc_point_grid_range(grid, x, r, lo, hi)) return false;
+    // (The hint is one of the surfels the walk below tests, with the same test.)
+    if (*hint >= 0 && *hint < grid->item_count && tc_v3_len2(tc_v3_sub(S->cs[*hint], x)) <= cut2) return true;
     // The rows from the middle of the ball out (z and y alternating about the middle row: a
     // surfel within r is usually found in the first few; in grid order the corner rows, far
     // from x, were scanned first). The answer does not depend on the order.
@@ -898,7 +905,10 @@ bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x) {
             if (cy < lo[1] || cy > hi[1]) continue;
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]]; t < grid->start[row + hi[0] + 1]; ++t)
-                if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) return true;
+                if (tc_v3_len2(tc_v3_sub(S->cs[t], x)) <= cut2) {
+                    *hint = t;
+                    return true;
+                }
         }
     }
     return false;

@@ -106,6 +106,9 @@ typedef struct tc_surfel_fit {
 
 /// True when a surfel is within 3h of x (where a fit exists); stops at the first one.
 bool tc_surfel_surface_reaches(const tc_surfel_surface* S, tc_vec3 x);
+/// The same answer, the grid position *hint (of S's sorted surfels; -1 none) tested first and
+/// set to the surfel found: successive points near each other are mostly answered by the first.
+bool tc_surfel_surface_reaches_from(const tc_surfel_surface* S, tc_vec3 x, int* hint);
 /// Fits the local model at x. False (fit->f = 1e300) when no surfel is within 3h of x.
 bool tc_surfel_surface_fit(const tc_surfel_surface* S, tc_vec3 x, tc_surfel_fit* fit);
 /// The same fit from a walk of the grid around x alone, without the shared neighbour lists

@@ -123,9 +123,10 @@ static void test_mls_tiled_fits_match_direct_fits(void** state) {
 }
 
 // tc_surfel_surface_reaches (stops at the first surfel within the reach, scanning the rows
-// from the middle of the ball out) says whether any surfel lies within TC_SURFEL_REACH h: the
-// brute-force answer, for points on the sphere, in shells straddling the reach inside and
-// outside it, and anywhere in a box beyond the grid.
+// from the middle of the ball out) and tc_surfel_surface_reaches_from (the last query's surfel
+// found tested first) say whether any surfel lies within TC_SURFEL_REACH h: the brute-force
+// answer, for points on the sphere, in shells straddling the reach inside and outside it, and
+// anywhere in a box beyond the grid.
 static void test_mls_reaches_matches_brute_force(void** state) {
     (void)state;
     enum { N = 1500, Q = 4000 };
@@ -141,7 +142,7 @@ static void test_mls_reaches_matches_brute_force(void** state) {
     tc_surfel_surface S = {0};
     assert_true(tc_surfel_surface_build(&S, s, n, N, h));
     uint32_t seed = 5;
-    int yes = 0, no = 0;
+    int yes = 0, no = 0, hint = -1;
     for (int q = 0; q < Q; ++q) {
         tc_vec3 x, dir = tc_v3_normalize(tc_v3(rnd(&seed) - 0.5, rnd(&seed) - 0.5, rnd(&seed) - 0.5));
         if (q % 4 == 0) x = dir;
@@ -151,6 +152,7 @@ static void test_mls_reaches_matches_brute_force(void** state) {
         bool brute = false;
         for (int i = 0; i < N && !brute; ++i) brute = tc_v3_len2(tc_v3_sub(s[i], x)) <= reach2;
         assert_int_equal(tc_surfel_surface_reaches(&S, x), brute);
+        assert_int_equal(tc_surfel_surface_reaches_from(&S, x, &hint), brute); // (the hint: the last point's surfel found)
         yes += brute, no += !brute;
     }
     assert_true(yes > Q / 4 && no > Q / 8); // both answers well exercised
