@@ -209,6 +209,32 @@ static inline void near_plane(const tc_point_grid* g, const tc_vec3* sorted, tc_
         near_scan(g, sorted, x, start[cy * nx + lo[0]], start[cy * nx + hi[0] + 1], b);
 }
 
+// The cells of nearest_clipped's ball: ranges, the squared slab distances of its rows (dy2)
+// and planes (dz2), indexed by cell, and the row and plane of x (clamped to the ball's).
+enum { NEAR_AXIS_CELLS = 64 };
+typedef struct near_ball {
+    int lo[3], hi[3], cy0, cz0;
+    tc_real table[2][NEAR_AXIS_CELLS];
+    const tc_real *dy2, *dz2;
+} near_ball;
+
+// Sets up *nb for the ball (x, r); false when it holds no cell or too many along an axis.
+static bool near_ball_setup(const tc_point_grid* g, tc_vec3 x, tc_real r, near_ball* nb) {
+    if (!tc_point_grid_range(g, x, r, nb->lo, nb->hi)) return false;
+    for (int k = 1; k < 3; ++k) {
+        if (nb->hi[k] - nb->lo[k] >= NEAR_AXIS_CELLS) return false;
+        for (int c = nb->lo[k]; c <= nb->hi[k]; ++c) {
+            tc_real d = slab_dist(tc_v3_get(x, k), tc_v3_get(g->origin, k), c, g->cell);
+            nb->table[k - 1][c - nb->lo[k]] = d * d;
+        }
+    }
+    nb->dy2 = nb->table[0] - nb->lo[1];
+    nb->dz2 = nb->table[1] - nb->lo[2];
+    nb->cy0 = near_cell(g, 1, x.y, nb->lo[1], nb->hi[1]);
+    nb->cz0 = near_cell(g, 2, x.z, nb->lo[2], nb->hi[2]);
+    return true;
+}
+
 // nearest_walk on sorted points for one large ball (r0 = max_r), cut to the planes (z) and rows
 // (y) of cells that can hold a point within the best distance found so far: from x's cell
 // outwards, so that the nearest come first and shrink it early (the classification's balls
@@ -217,31 +243,20 @@ static inline void near_plane(const tc_point_grid* g, const tc_vec3* sorted, tc_
 // it. Every point at most the best distance away is scanned, and the least distance with ties
 // to the least index does not depend on the order of the scan. A row's cells are not trimmed
 // to the best distance: on the bench the trimming loops' exits, mispredicted, took more time
-// than the surfels they skip (20 mm: 0.88 -> 0.69 M ticks a hook call without them, though
+// than the surfels they skip (20 mm: 0.88 -> 0.68 M ticks a hook call without them, though
 // +0.06 M instructions; 40 mm faster too, +0.5 M instructions).
 static int nearest_clipped(const tc_point_grid* g, const tc_vec3* sorted, tc_vec3 x, tc_real r) {
-    enum { AXIS_CELLS = 64 };
-    int lo[3], hi[3];
-    tc_real cell = g->cell, d2[2][AXIS_CELLS];
-    if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
-    for (int k = 1; k < 3; ++k) {
-        if (hi[k] - lo[k] >= AXIS_CELLS) return nearest_walk(g, NULL, sorted, x, r, r); // (a ball of many cells)
-        for (int c = lo[k]; c <= hi[k]; ++c) {
-            tc_real d = slab_dist(tc_v3_get(x, k), tc_v3_get(g->origin, k), c, cell);
-            d2[k - 1][c - lo[k]] = d * d;
-        }
-    }
-    const tc_real *dy2 = d2[0] - lo[1], *dz2 = d2[1] - lo[2]; // (indexed by cell)
+    near_ball nb;
+    if (!near_ball_setup(g, x, r, &nb)) return tc_point_grid_range(g, x, r, nb.lo, nb.hi) ? nearest_walk(g, NULL, sorted, x, r, r) : -1;
     near_best b = {r * r, -1};
-    int cy0 = near_cell(g, 1, x.y, lo[1], hi[1]), cz0 = near_cell(g, 2, x.z, lo[2], hi[2]);
-    for (int cz = cz0; cz <= hi[2]; ++cz) {
-        if (dz2[cz] > b.d2) {
-            if (cz == cz0) continue; // (as near_plane's rows)
+    for (int cz = nb.cz0; cz <= nb.hi[2]; ++cz) {
+        if (nb.dz2[cz] > b.d2) {
+            if (cz == nb.cz0) continue; // (as near_plane's rows)
             break;
         }
-        near_plane(g, sorted, x, cz, dz2[cz], dy2, cy0, lo, hi, &b);
+        near_plane(g, sorted, x, cz, nb.dz2[cz], nb.dy2, nb.cy0, nb.lo, nb.hi, &b);
     }
-    for (int cz = cz0 - 1; cz >= lo[2] && !(dz2[cz] > b.d2); --cz) near_plane(g, sorted, x, cz, dz2[cz], dy2, cy0, lo, hi, &b);
+    for (int cz = nb.cz0 - 1; cz >= nb.lo[2] && !(nb.dz2[cz] > b.d2); --cz) near_plane(g, sorted, x, cz, nb.dz2[cz], nb.dy2, nb.cy0, nb.lo, nb.hi, &b);
     return b.i;
 }
 
@@ -763,6 +778,76 @@ __attribute__((target("avx2"))) static void gather_weights_avx2(gather* g, tc_re
     for (int l = 0; l < LANES; ++l) g->w[g->count + l] = 0;
 }
 #endif
+
+// ---- nearest surfel -------------------------------------------------------------------------
+#ifdef TILE_AVX2
+// Lanes m of a group of 4 (squared distances d2, from grid position t) into *b, in order, by
+// near_scan's rule (few: only those within the best distance so far).
+static void near_lanes(const tc_point_grid* g, const tc_real d2[LANES], int t, unsigned m, near_best* b) {
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m), i = g->items[t + l];
+        if (d2[l] <= b->d2 && (d2[l] < b->d2 || (b->i >= 0 && i < b->i))) {
+            b->d2 = d2[l];
+            b->i = i;
+        }
+    }
+}
+
+// near_scan on the surface's SoA copies (x, y, z arrays X, X + ss, X + 2 ss), 4 surfels at a
+// time: the same squared distances (no FMA), one test for the 4 far ones; the lanes past `end`
+// masked off (their reads stay within the arrays' padding of 4).
+__attribute__((target("avx2"), always_inline)) static inline void near_scan_avx2(const tc_point_grid* g, const tc_real* X, size_t ss, __m256d px,
+                                                                                __m256d py, __m256d pz, int t, int end, near_best* b) {
+    for (; t < end; t += LANES) {
+        __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(X + ss + t), py);
+        __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(X + 2 * ss + t), pz);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_set1_pd(b->d2), _CMP_LE_OQ));
+        if (end - t < LANES) m &= (1u << (end - t)) - 1;
+        if (m) {
+            tc_real lanes[LANES];
+            _mm256_storeu_pd(lanes, d2);
+            near_lanes(g, lanes, t, m, b);
+        }
+    }
+}
+
+// nearest_clipped's walk of the ball nb (near_plane's order and cuts) with near_scan_avx2.
+__attribute__((target("avx2"))) static int near_ball_avx2(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r,
+                                                         const near_ball* nb) {
+    __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z);
+    near_best b = {r * r, -1};
+    int nx = g->dims[0], lo = nb->lo[0], hi = nb->hi[0];
+    for (int side = 0; side < 2; ++side) // (planes from x's up, then down)
+        for (int cz = side ? nb->cz0 - 1 : nb->cz0; side ? cz >= nb->lo[2] : cz <= nb->hi[2]; cz += side ? -1 : 1) {
+            tc_real dz2 = nb->dz2[cz];
+            if (dz2 > b.d2) {
+                if (cz == nb->cz0) continue; // (as near_plane's rows)
+                break;
+            }
+            const int* start = g->start + cz * g->dims[1] * nx;
+            for (int cy = nb->cy0; cy <= nb->hi[1]; ++cy) {
+                if (dz2 + nb->dy2[cy] > b.d2) {
+                    if (cy == nb->cy0) continue;
+                    break;
+                }
+                near_scan_avx2(g, X, ss, px, py, pz, start[cy * nx + lo], start[cy * nx + hi + 1], &b);
+            }
+            for (int cy = nb->cy0 - 1; cy >= nb->lo[1] && !(dz2 + nb->dy2[cy] > b.d2); --cy)
+                near_scan_avx2(g, X, ss, px, py, pz, start[cy * nx + lo], start[cy * nx + hi + 1], &b);
+        }
+    return b.i;
+}
+#endif
+
+int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
+#ifdef TILE_AVX2
+    near_ball nb;
+    if (r0 >= max_r && S->soa && tile_has_avx2() && near_ball_setup(&S->grid, x, max_r, &nb))
+        return near_ball_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r, &nb);
+#endif
+    return tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r);
+}
 
 // The Gaussian weights of the gathered surfels (zero on the padding).
 static void gather_weights(const tc_surfel_surface* S, gather* g) {
