@@ -838,6 +838,22 @@ __attribute__((target("avx2"))) static int near_ball_avx2(const tc_point_grid* g
         }
     return b.i;
 }
+
+// nearest_walk's growing balls with near_scan_avx2 (r0 > 0, max_r a number).
+__attribute__((target("avx2"))) static int near_walk_avx2(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r) {
+    __m256d px = _mm256_set1_pd(x.x), py = _mm256_set1_pd(x.y), pz = _mm256_set1_pd(x.z);
+    for (tc_real r = r0 < max_r ? r0 : max_r;; r = 2 * r < max_r ? 2 * r : max_r) {
+        int lo[3], hi[3];
+        near_best b = {r * r, -1};
+        if (tc_point_grid_range(g, x, r, lo, hi))
+            for (int cz = lo[2]; cz <= hi[2]; ++cz)
+                for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                    int row = (cz * g->dims[1] + cy) * g->dims[0];
+                    near_scan_avx2(g, X, ss, px, py, pz, g->start[row + lo[0]], g->start[row + hi[0] + 1], &b);
+                }
+        if (b.i >= 0 || r >= max_r) return b.i;
+    }
+}
 #endif
 
 int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
@@ -845,6 +861,7 @@ int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0,
     near_ball nb;
     if (r0 >= max_r && S->soa && tile_has_avx2() && near_ball_setup(&S->grid, x, max_r, &nb))
         return near_ball_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r, &nb);
+    if (S->soa && tile_has_avx2() && r0 > 0 && max_r == max_r) return near_walk_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, r0, max_r);
 #endif
     return tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r);
 }
