@@ -161,19 +161,25 @@ static inline int nearest_walk(const tc_point_grid* g, const tc_vec3* p, const t
     }
 }
 
-// Lower bound on the distance along one axis from v to the points binned in slab c (origin o,
-// cell w, inverse iw): the distance to [o + c w, o + (c + 1) w] less 1e-6 w, far beyond the
-// rounding with which a point may sit outside its cell's slab (0 inside).
-static inline tc_real slab_dist(tc_real v, tc_real o, int c, tc_real w) {
-    tc_real a = o + c * w, d = v < a ? a - v : (v > a + w ? v - a - w : 0);
-    return d > 1e-6 * w ? d - 1e-6 * w : 0;
+// Squared lower bounds on the distance along one axis to the points binned in the slabs
+// lo..hi of cells w wide, from an offset of t cells from the grid's origin (a query point's):
+// w max(c - t, t - c - 1, 0), the distance to slab c, less 1e-6 w (0 if negative), far beyond
+// the rounding of t (relative ~1e-16, under 1e6 cells an axis) and that with which a point may
+// sit outside its cell's slab. Branch-free (maxsd): the slab tests' branches mispredicted.
+static inline void slab_table(tc_real t, tc_real w, int lo, int hi, tc_real* d2) {
+    tc_real below = lo - t; // (c - t, stepped by 1: exact to ~1e-14 cell over the table's < 64 cells)
+    for (int c = 0; c <= hi - lo; ++c, below += 1) {
+        tc_real above = -1 - below, gap = below > above ? below : above, d = (gap - 1e-6) * w;
+        d = d > 0 ? d : 0;
+        d2[c] = d * d;
+    }
 }
 
-// The cell of v along axis k clamped to [lo, hi] (the slab distances grow away from it; where v
-// sits within rounding of a cell's bound it may be the neighbour of v's own cell).
-static inline int near_cell(const tc_point_grid* g, int k, tc_real v, int lo, int hi) {
-    tc_real c = (v - tc_v3_get(g->origin, k)) * g->inv_cell;
-    return c < lo ? lo : (c >= hi ? hi : (int)c);
+// The cell at an offset of t cells clamped to [lo, hi] (the slab distances grow away from it;
+// where t is within rounding of a cell's bound it may be the neighbour of the point's own cell).
+static inline int near_cell(tc_real t, int lo, int hi) {
+    tc_real c = t > lo ? t : lo;
+    return c < hi ? (int)c : hi;
 }
 
 // The search state of nearest_clipped: the least squared distance so far and its point.
@@ -221,17 +227,14 @@ typedef struct near_ball {
 // Sets up *nb for the ball (x, r); false when it holds no cell or too many along an axis.
 static bool near_ball_setup(const tc_point_grid* g, tc_vec3 x, tc_real r, near_ball* nb) {
     if (!tc_point_grid_range(g, x, r, nb->lo, nb->hi)) return false;
-    for (int k = 1; k < 3; ++k) {
-        if (nb->hi[k] - nb->lo[k] >= NEAR_AXIS_CELLS) return false;
-        for (int c = nb->lo[k]; c <= nb->hi[k]; ++c) {
-            tc_real d = slab_dist(tc_v3_get(x, k), tc_v3_get(g->origin, k), c, g->cell);
-            nb->table[k - 1][c - nb->lo[k]] = d * d;
-        }
-    }
+    if (nb->hi[1] - nb->lo[1] >= NEAR_AXIS_CELLS || nb->hi[2] - nb->lo[2] >= NEAR_AXIS_CELLS) return false;
+    tc_real ty = (x.y - g->origin.y) * g->inv_cell, tz = (x.z - g->origin.z) * g->inv_cell;
+    slab_table(ty, g->cell, nb->lo[1], nb->hi[1], nb->table[0]);
+    slab_table(tz, g->cell, nb->lo[2], nb->hi[2], nb->table[1]);
     nb->dy2 = nb->table[0] - nb->lo[1];
     nb->dz2 = nb->table[1] - nb->lo[2];
-    nb->cy0 = near_cell(g, 1, x.y, nb->lo[1], nb->hi[1]);
-    nb->cz0 = near_cell(g, 2, x.z, nb->lo[2], nb->hi[2]);
+    nb->cy0 = near_cell(ty, nb->lo[1], nb->hi[1]);
+    nb->cz0 = near_cell(tz, nb->lo[2], nb->hi[2]);
     return true;
 }
 
