@@ -933,7 +933,7 @@ static bool within_phyxels(const tc_points_body* b, tc_vec3 x, phyxel_balls* bal
 static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_real max_r) {
     const tc_surfel_surface* S = &b->surface;
     if (S->cs && S->s == b->s && S->grid.item_count == b->ns && S->sorted_count >= b->ns)
-        return tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r);
+        return tc_surfel_surface_nearest(S, x, r0, max_r);
     return tc_point_grid_nearest_from(&S->grid, b->s, x, r0, max_r);
 }
 

@@ -128,6 +128,10 @@ static inline tc_real tc_surfel_fit_value(const tc_surfel_fit* fit, tc_vec3 y) {
 /// zeroed). Rebuild after moving the points: the grid and the sorted copies are snapshots.
 bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_vec3* n, int count, tc_real h);
 void tc_surfel_surface_free(tc_surfel_surface* S);
+/// tc_point_grid_nearest_from on the surface's grid and surfels, read from its copies in grid
+/// order (AVX2 where available): the surfel nearest to x within max_r (ties to the least
+/// index), or -1.
+int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r);
 /// Empties the cache of shared neighbour lists (keeps its memory); the next fits remake them.
 /// Only needed to measure a call from the state a rebuild leaves (results do not depend on it).
 void tc_surfel_surface_drop_tiles(tc_surfel_surface* S);

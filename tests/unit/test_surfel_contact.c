@@ -595,6 +595,47 @@ static void test_grid_nearest_from_any_start(void** state) {
     tc_point_grid_free(&g);
 }
 
+// tc_surfel_surface_nearest (the AVX2 walk of one ball where available) gives the brute-force
+// answer too: points on a wavy sheet with duplicates (ties), queries on and off it, some on
+// cell bounds (x's own cell within rounding), balls of one cell to many.
+static void test_surface_nearest_matches_brute_force(void** state) {
+    (void)state;
+    enum { N = 600 };
+    tc_vec3 s[N], n[N];
+    uint32_t seed = 5;
+    for (int i = 0; i < N; ++i) {
+        tc_real u = rnd(&seed), v = rnd(&seed);
+        s[i] = i % 9 == 8 ? s[i - 5] : tc_v3(u, v, 0.1 * sin(6 * u) * cos(5 * v));
+        n[i] = tc_v3(0, 0, 1);
+    }
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 0.03));
+    int found = 0;
+    for (int q = 0; q < 1500; ++q) {
+        tc_vec3 x = tc_v3(1.2 * rnd(&seed) - 0.1, 1.2 * rnd(&seed) - 0.1, 0.6 * rnd(&seed) - 0.3);
+        if (q % 4 == 0) x.x = S.grid.origin.x + (q % 11) * S.grid.cell; // on a cell bound
+        if (q % 6 == 0) x.y = S.grid.origin.y + (q % 7) * S.grid.cell;
+        if (q % 10 == 0) x = s[q % N];
+        tc_real max_r = 0.3 * rnd(&seed), best_d2 = max_r * max_r;
+        int best = -1;
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(s[i], x));
+            if (d2 < best_d2) best_d2 = d2, best = i;
+        }
+        assert_int_equal(tc_surfel_surface_nearest(&S, x, max_r, max_r), best);
+        assert_int_equal(tc_surfel_surface_nearest(&S, x, 0.25 * max_r, max_r), best);
+        if (best >= 0 && best_d2 > 0) { // a ball through exactly the nearest (the classification's hint): it is not within
+            tc_real r = sqrt(best_d2);
+            int through = tc_surfel_surface_nearest(&S, x, r, r);
+            assert_true(through == best || through == -1);
+            assert_int_equal(tc_surfel_surface_nearest(&S, x, r * (1 + 1e-9), r * (1 + 1e-9)), best);
+        }
+        found += best >= 0;
+    }
+    assert_true(found > 300 && found < 1400); // both answers exercised
+    tc_surfel_surface_free(&S);
+}
+
 // tc_point_grid_layout is the layout the build gives, tc_point_grid_cell_index the cell a point
 // is binned in, and a query lists its points by (cell index, point index).
 static void test_grid_cell_index_orders_queries(void** state) {
@@ -1092,6 +1133,7 @@ int main(void) {
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_nearest_from_any_start, tc_test_setup_log),
+        cmocka_unit_test_setup(test_surface_nearest_matches_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_cell_index_orders_queries, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_poly6_with_matches_poly6, tc_test_setup_log),
