@@ -109,24 +109,45 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // The exact root search above fits both MLS surfaces ~20 times per sample. Here the root is
 // taken on the two local fits (tc_surfel_fit) made at one point of the segment, which are
 // analytic: F along the segment is then a quadratic, solved in closed form (quadratic_root).
-// The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
-// from it, ~1.2e-3 h at h/2 on the bench's sphere (the quadratic patches of smooth surfaces): a
-// root within a fit's reach, h/2 where the surfels around it all face within 25 degrees of its
-// normal (tc_surfel_surface_flat_at), else h/4 (edges, corners), is accepted on the fits.
+// The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4 from it,
+// ~6.5e-4 h at h/2 and ~1e-3 h at 0.75 h on a sphere of 10 h radius (the quadratic patches of
+// smooth surfaces). Off its surface a fit keeps the surface's curvature kappa while the level
+// set |f| away bends by ~kappa^2 |f| more (inside) or less (outside): at r from the fit point
+// its f is off by ~r^2/2 kappa^2 |f| more (measured 2.9e-3 h at 0.75 h on that sphere, 1 h off
+// it; 6.3e-3 h 2 h off). A root within a fit's reach is accepted on the fits; the reach
+// (fit_reach) is 0.75 h where the surfels around the fit's foot all face within 25 degrees of
+// its normal (tc_surfel_surface_flat_at) and that bias stays within 2e-3 h, h/2 where flat but
+// more biased (as before), h/4 elsewhere (edges, corners), and never further than 2.75 h - |f|
+// (every point of the reach within ~2.75 h of the surface: the MLS f is defined there, 3 h; a
+// larger reach unbounded so accepted 3 seeds where F is undefined, 7 cm overlap). On the
+// bench's spheres (R = 19 h) 0.75 h reaches fits up to ~2.5 h off (nearly all at 20 mm): 21.20 -> 19.95 M
+// instructions at 20 mm (more seeds share an earlier seed's fits, fewer roots are refitted),
+// |F| at the seeds unchanged (test_seeds_on_fits_match_exact_roots: 1.4e-4 h at 3 cm; 4.4e-4 h
+// with 0.75 h regardless of the bias, 6.9e-4 h with h everywhere).
 // Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of zero (as
 // a distance) it is accepted, else the search repeats from the new fits. The samples keep their
-// fits for the re-projections (reproject below). (h/2 everywhere: 40 mm on the bench 6% fewer
-// instructions again, but |F| at box edges 0.06 h instead of 0.025 h.)
+// fits for the re-projections (reproject below). (h/2 everywhere, edges too: 40 mm on the bench
+// 6% fewer instructions again, but |F| at box edges 0.06 h instead of 0.025 h.)
 
-#define FLAT_COS 0.9063 // cos 25 degrees (a block of cells on the bench's spheres: ~14 degrees)
+#define FLAT_COS 0.9063    // cos 25 degrees (a block of cells on the bench's spheres: ~14 degrees)
+#define FIT_REACH_FLAT 0.75 // the largest reach (h)
+#define FIT_BIAS 2e-3      // the curvature bias allowed at that reach (h)
+#define FIT_DEPTH 2.75     // |f| + reach at most (h): within the MLS reach, 3 h
 
 // The two local fits a sample was last placed with (made at at_a and at_b, trusted within ra
 // and rb of there, m), reused when it moves.
 typedef struct sample_fits { bool valid; tc_vec3 at_a, at_b; tc_real ra, rb; tc_surfel_fit fa, fb; } sample_fits;
 
-// The reach of fit f of S made at `at` (above): h/2 or h/4, h the pair's.
+// The reach of fit f of S made at `at` (above): 0.75 h, h/2 or h/4, within 2.75 h - |f|, h the
+// pair's. (kappa: the largest curvature of the fit's patch, as in cover_skip_radius.)
 static tc_real fit_reach(const tc_surfel_surface* S, tc_vec3 at, const tc_surfel_fit* f, tc_real h) {
-    return tc_surfel_surface_flat_at(S, tc_v3_madd(at, -f->f, f->n), f->n, FLAT_COS) ? 0.5 * h : 0.25 * h;
+    tc_real depth = fabs(f->f), r = 0.25 * h;
+    if (tc_surfel_surface_flat_at(S, tc_v3_madd(at, -f->f, f->n), f->n, FLAT_COS)) {
+        const tc_real* c = f->c;
+        tc_real kappa = 2 * (real_max(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * f->inv_h * f->inv_h;
+        r = 0.5 * FIT_REACH_FLAT * FIT_REACH_FLAT * h * kappa * kappa * depth <= FIT_BIAS ? FIT_REACH_FLAT * h : 0.5 * h;
+    }
+    return real_min(r, FIT_DEPTH * h - depth);
 }
 
 // x within the reach of both fits.
@@ -147,7 +168,7 @@ typedef struct fit_table {
 } fit_table;
 
 static void fit_table_init(fit_table* t, tc_real h) {
-    t->cell = h; // twice the largest reach h/2: a ball of the reach meets 2 cells per axis, not 3
+    t->cell = 2 * FIT_REACH_FLAT * h; // twice the largest reach: a ball of the reach meets 2 cells per axis, not 3
     t->inv_cell = 1 / t->cell;
     for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
     t->entries = (fit_entry_array){0};
@@ -186,7 +207,7 @@ static void fit_table_add(fit_table* t, const sample_fits* sf) {
 // The entry whose fits both reach x and whose A point is closest to it, or NULL.
 static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
     int64_t lo[3], hi[3];
-    tc_real w = 0.5000005 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
+    tc_real w = FIT_REACH_FLAT * 1.000001 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
     if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return NULL;
     const sample_fits* best = NULL;
     tc_real best_d = INFINITY;
@@ -440,7 +461,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
 // the sample's own (sf, may be NULL) while x is within their reach, else new ones at x. Within
-// it the fits are within ~1e-3 h of the MLS surfaces (above), so a point that lands within the
+// it the fits are within ~3e-3 h of the MLS surfaces (above), so a point that lands within the
 // reach is accepted on them (their values answer the inside test); one that lands further is
 // fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 // (An AVX2 clone: three-operand scalar code, the same operations, the same bits.)
