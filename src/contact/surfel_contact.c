@@ -12,6 +12,8 @@ static inline tc_real real_max(tc_real a, tc_real b) { return a > b || b != b ? 
 
 // tc_array_push without its call while there is room (most pushes here are in per-sample loops).
 #define array_push(a, value) ((a)->count < (a)->capacity ? ((a)->data[(a)->count++] = (value), true) : tc_array_push((a), (value)))
+// tc_array_reserve(a, a->count + 1) without its call while there is room.
+#define array_room(a) ((a)->count < (a)->capacity || tc_array_reserve((a), (a)->count + 1))
 
 void tc_surfel_contact_free(tc_surfel_contact* c) {
     tc_array_free(&c->points);
@@ -1411,7 +1413,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
                 }
-                if (!tc_array_reserve(out, out->count + 1) || (fits && !tc_array_reserve(fits, fits->count + 1))) {
+                if (!array_room(out) || (fits && !array_room(fits))) {
                     tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
                     continue;
                 }
