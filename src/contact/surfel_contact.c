@@ -112,20 +112,21 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // taken on the two local fits (tc_surfel_fit) made at one point of the segment, which are
 // analytic: F along the segment is then a quadratic, solved in closed form (quadratic_root).
 // The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4 from it,
-// ~6.5e-4 h at h/2 and ~1e-3 h at 0.75 h on a sphere of 10 h radius (the quadratic patches of
+// ~6.5e-4 h at h/2 and ~9e-4 h at 0.75 h on a sphere of 10 h radius (the quadratic patches of
 // smooth surfaces). Off its surface a fit keeps the surface's curvature kappa while the level
 // set |f| away bends by ~kappa^2 |f| more (inside) or less (outside): at r from the fit point
-// its f is off by ~r^2/2 kappa^2 |f| more (measured 2.9e-3 h at 0.75 h on that sphere, 1 h off
-// it; 6.3e-3 h 2 h off). A root within a fit's reach is accepted on the fits; the reach
-// (fit_reach) is 0.75 h where the surfels around the fit's foot all face within 25 degrees of
-// its normal (tc_surfel_surface_flat_at) and that bias stays within 2e-3 h, h/2 where flat but
-// more biased (as before), h/4 elsewhere (edges, corners), and never further than 2.75 h - |f|
-// (every point of the reach within ~2.75 h of the surface: the MLS f is defined there, 3 h; a
-// larger reach unbounded so accepted 3 seeds where F is undefined, 7 cm overlap). On the
-// bench's spheres (R = 19 h) 0.75 h reaches fits up to ~2.5 h off (nearly all at 20 mm): 21.20 -> 19.95 M
-// instructions at 20 mm (more seeds share an earlier seed's fits, fewer roots are refitted),
-// |F| at the seeds unchanged (test_seeds_on_fits_match_exact_roots: 1.4e-4 h at 3 cm; 4.4e-4 h
-// with 0.75 h regardless of the bias, 6.9e-4 h with h everywhere).
+// its f is off by ~r^2/2 kappa^2 |f| more (at 0.75 h on that sphere: 2.9e-3 h 1 h off it,
+// 6.4e-3 h 2 h off). A root within a fit's reach is accepted on the fits; the reach (fit_reach)
+// is 0.75 h where the surfels around the fit's foot all face within 25 degrees of its normal
+// (tc_surfel_surface_flat_at) and that bias stays within 2e-3 h, h/2 where flat but more biased
+// (as before), h/4 elsewhere (edges, corners), and never further than 2.75 h - |f| (every point
+// of the reach within ~2.75 h of the surface, where the MLS f is defined, 3 h: 0.75 h without
+// these bounds accepted 3 seeds where F is undefined at 7 cm of overlap). On the bench's
+// spheres (R = 19 h) the bias allows 0.75 h up to 2.5 h off, the depth bound up to 2 h: 21.20 ->
+// 19.95 M instructions at 20 mm (more seeds share an earlier seed's fits, fewer roots are
+// refitted); |F| at the seeds 1.4e-4 h at 3 cm (test_seeds_on_fits_match_exact_roots; 1.3e-4 h
+// with h/2, 4.4e-4 h with 0.75 h regardless of the bias, 6.9e-4 h with h everywhere; h with the
+// bias bound: more instructions, cells of 2 h). Samples at 20 mm moved by <= 2.7e-4 h.
 // Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of zero (as
 // a distance) it is accepted, else the search repeats from the new fits. The samples keep their
 // fits for the re-projections (reproject below). (h/2 everywhere, edges too: 40 mm on the bench
