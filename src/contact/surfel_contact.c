@@ -12,6 +12,8 @@ static inline tc_real real_max(tc_real a, tc_real b) { return a > b || b != b ? 
 
 // tc_array_push without its call while there is room (most pushes here are in per-sample loops).
 #define array_push(a, value) ((a)->count < (a)->capacity ? ((a)->data[(a)->count++] = (value), true) : tc_array_push((a), (value)))
+// tc_array_reserve(a, a->count + 1) without its call while there is room.
+#define array_room(a) ((a)->count < (a)->capacity || tc_array_reserve((a), (a)->count + 1))
 
 void tc_surfel_contact_free(tc_surfel_contact* c) {
     tc_array_free(&c->points);
@@ -109,48 +111,74 @@ static bool seed_sample(const tc_points_body* A, const tc_points_body* B, const 
 // The exact root search above fits both MLS surfaces ~20 times per sample. Here the root is
 // taken on the two local fits (tc_surfel_fit) made at one point of the segment, which are
 // analytic: F along the segment is then a quadratic, solved in closed form (quadratic_root).
-// The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4
-// from it, ~1.2e-3 h at h/2 on the bench's sphere (the quadratic patches of smooth surfaces): a
-// root within a fit's reach, h/2 where the surfels around it all face within 25 degrees of its
-// normal (tc_surfel_surface_flat_at), else h/4 (edges, corners), is accepted on the fits.
+// The fits are exact at their point and within ~1.5e-4 h of the MLS surfaces at h/4 from it,
+// ~6.5e-4 h at h/2 and ~9e-4 h at 0.75 h on a sphere of 10 h radius (the quadratic patches of
+// smooth surfaces). Off its surface a fit keeps the surface's curvature kappa while the level
+// set |f| away bends by ~kappa^2 |f| more (inside) or less (outside): at r from the fit point
+// its f is off by ~r^2/2 kappa^2 |f| more (at 0.75 h on that sphere: 2.9e-3 h 1 h off it,
+// 6.4e-3 h 2 h off). A root within a fit's reach is accepted on the fits; the reach (fit_reach)
+// is 0.75 h where the surfels around the fit's foot all face within 25 degrees of its normal
+// (tc_surfel_surface_flat_at) and that bias stays within 2e-3 h, h/2 where flat but more biased
+// (as before), h/4 elsewhere (edges, corners), and never further than 2.75 h - |f| (every point
+// of the reach within ~2.75 h of the surface, where the MLS f is defined, 3 h: 0.75 h without
+// these bounds accepted 3 seeds where F is undefined at 7 cm of overlap). On the bench's
+// spheres (R = 19 h) the bias allows 0.75 h up to 2.5 h off, the depth bound up to 2 h: 21.20 ->
+// 19.95 M instructions at 20 mm (more seeds share an earlier seed's fits, fewer roots are
+// refitted); |F| at the seeds 1.4e-4 h at 3 cm (test_seeds_on_fits_match_exact_roots; 1.3e-4 h
+// with h/2, 4.4e-4 h with 0.75 h regardless of the bias, 6.9e-4 h with h everywhere; h with the
+// bias bound: more instructions, cells of 2 h). Samples at 20 mm moved by <= 2.7e-4 h.
 // Otherwise both surfaces are fitted again at the root; if F there is within 1e-4 h of zero (as
 // a distance) it is accepted, else the search repeats from the new fits. The samples keep their
-// fits for the re-projections (reproject below). (h/2 everywhere: 40 mm on the bench 6% fewer
-// instructions again, but |F| at box edges 0.06 h instead of 0.025 h.)
+// fits for the re-projections (reproject below). (h/2 everywhere, edges too: 40 mm on the bench
+// 6% fewer instructions again, but |F| at box edges 0.06 h instead of 0.025 h.)
 
-#define FLAT_COS 0.9063 // cos 25 degrees (a block of cells on the bench's spheres: ~14 degrees)
+#define FLAT_COS 0.9063    // cos 25 degrees (a block of cells on the bench's spheres: ~14 degrees)
+#define FIT_REACH_FLAT 0.75 // the largest reach (h)
+#define FIT_BIAS 2e-3      // the curvature bias allowed at that reach (h)
+#define FIT_DEPTH 2.75     // |f| + reach at most (h): within the MLS reach, 3 h
 
 // The two local fits a sample was last placed with (made at at_a and at_b, trusted within ra
 // and rb of there, m), reused when it moves.
 typedef struct sample_fits { bool valid; tc_vec3 at_a, at_b; tc_real ra, rb; tc_surfel_fit fa, fb; } sample_fits;
 
-// The reach of fit f of S made at `at` (above): h/2 or h/4, h the pair's.
+// The reach of fit f of S made at `at` (above): 0.75 h, h/2 or h/4, within 2.75 h - |f|, h the
+// pair's. (kappa: the largest curvature of the fit's patch, as in cover_skip_radius.)
 static tc_real fit_reach(const tc_surfel_surface* S, tc_vec3 at, const tc_surfel_fit* f, tc_real h) {
-    return tc_surfel_surface_flat_at(S, tc_v3_madd(at, -f->f, f->n), f->n, FLAT_COS) ? 0.5 * h : 0.25 * h;
+    tc_real depth = fabs(f->f), r = 0.25 * h;
+    if (tc_surfel_surface_flat_at(S, tc_v3_madd(at, -f->f, f->n), f->n, FLAT_COS)) {
+        const tc_real* c = f->c;
+        tc_real kappa = 2 * (real_max(fabs(c[3]), fabs(c[5])) + 0.5 * fabs(c[4])) * f->inv_h * f->inv_h;
+        r = 0.5 * FIT_REACH_FLAT * FIT_REACH_FLAT * h * kappa * kappa * depth <= FIT_BIAS ? FIT_REACH_FLAT * h : 0.5 * h;
+    }
+    return real_min(r, FIT_DEPTH * h - depth);
 }
 
 // x within the reach of both fits.
 static bool fits_reach(const sample_fits* sf, tc_vec3 x) { return tc_v3_dist(x, sf->at_a) < sf->ra && tc_v3_dist(x, sf->at_b) < sf->rb; }
 typedef TC_ARRAY(sample_fits) fits_array;
 
-// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of h).
+// Settled fit pairs of the seeds so far, found by the point of their A fit (cells of 1.5 h).
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach of the next one's first point and serves as its first
-// model (the root is then accepted or refitted exactly as with a fresh pair).
+// model (the root is then accepted or refitted exactly as with a fresh pair). The search
+// reads only the entries (the fits' points and reaches, 96 bytes); the pairs (392 bytes) are
+// kept apart at the same index.
 enum { FIT_BUCKETS = 4096 };
-typedef struct fit_entry { sample_fits sf; int64_t key[3]; int next; } fit_entry;
+typedef struct fit_entry { tc_vec3 at_a, at_b; tc_real ra, rb; int64_t key[3]; int next; } fit_entry;
 typedef TC_ARRAY(fit_entry) fit_entry_array;
 typedef struct fit_table {
     tc_real cell, inv_cell;
     int head[FIT_BUCKETS]; ///< first entry of each bucket, -1 when empty
     fit_entry_array entries;
+    fits_array fits; ///< the pair of each entry
 } fit_table;
 
 static void fit_table_init(fit_table* t, tc_real h) {
-    t->cell = h; // twice the largest reach h/2: a ball of the reach meets 2 cells per axis, not 3
+    t->cell = 2 * FIT_REACH_FLAT * h; // twice the largest reach: a ball of the reach meets 2 cells per axis, not 3
     t->inv_cell = 1 / t->cell;
     for (int b = 0; b < FIT_BUCKETS; ++b) t->head[b] = -1;
     t->entries = (fit_entry_array){0};
+    t->fits = (fits_array){0};
 }
 
 // Cell coordinates of x, floor(x / cell) taken as floor(x * inv_cell) without the libm call
@@ -167,41 +195,50 @@ static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
     return true;
 }
 
-// The hash of a cell, the sum of one term per axis (hashed once per row in the walks below).
+// The hash of a cell, the sum of one term per axis (hashed once per row in the walks below),
+// its top bits the bucket. (The terms xor-ed and bits 40-51 taken: the 107 cells of the fit
+// table at 20 mm fell in 72 buckets, a walk met ~1 entry of another cell per cell, 43% of the
+// entries it read; summed, none: fit_table_find and cover_within 0.73 -> 0.54 M TSC ticks per
+// call at 20 mm, 0.13 M instructions less.)
 static uint64_t hash_x(int64_t k) { return (uint64_t)k * 0x9E3779B97F4A7C15ull; }
 static uint64_t hash_y(int64_t k) { return (uint64_t)k * 0xC2B2AE3D27D4EB4Full; }
 static uint64_t hash_z(int64_t k) { return (uint64_t)k * 0x165667B19E3779F9ull; }
-static int bucket_of(uint64_t v) { return (int)((v >> 40) & (FIT_BUCKETS - 1)); }
-static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) ^ hash_y(key[1]) ^ hash_z(key[2])); }
+static int bucket_of(uint64_t v) { return (int)(v >> 52); } // (the top 12 bits: FIT_BUCKETS)
+static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) + hash_y(key[1]) + hash_z(key[2])); }
 
 static void fit_table_add(fit_table* t, const sample_fits* sf) {
-    fit_entry e = {*sf, {0, 0, 0}, -1};
+    fit_entry e = {sf->at_a, sf->at_b, sf->ra, sf->rb, {0, 0, 0}, -1};
     if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
     int b = fit_bucket(e.key);
     e.next = t->head[b];
-    array_push(&t->entries, e);
+    if (!array_push(&t->fits, *sf)) return; // (out of memory: not shared)
+    if (!array_push(&t->entries, e)) {
+        t->fits.count--;
+        return;
+    }
     t->head[b] = t->entries.count - 1;
 }
 
 // The entry whose fits both reach x and whose A point is closest to it, or NULL.
 static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
     int64_t lo[3], hi[3];
-    tc_real w = 0.5000005 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
+    tc_real w = FIT_REACH_FLAT * 1.000001 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
     if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return NULL;
-    const sample_fits* best = NULL;
+    int best = -1;
     tc_real best_d = INFINITY;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
         for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
-            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            uint64_t row = hash_y(cy) + hash_z(cz);
             for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
-                for (int i = t->head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = t->entries.data[i].next) {
+                for (int i = t->head[bucket_of(hash_x(cx) + row)]; i >= 0; i = t->entries.data[i].next) {
                     const fit_entry* e = &t->entries.data[i];
-                    if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz || !fits_reach(&e->sf, x)) continue;
-                    tc_real d = tc_v3_dist(x, e->sf.at_a);
-                    if (d < best_d) { best_d = d; best = &e->sf; }
+                    if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz) continue;
+                    tc_real d = tc_v3_dist(x, e->at_a); // (fits_reach's test, its distance kept)
+                    if (!(d < e->ra) || !(tc_v3_dist(x, e->at_b) < e->rb)) continue;
+                    if (d < best_d) { best_d = d; best = i; }
                 }
         }
-    return best;
+    return best >= 0 ? &t->fits.data[best] : NULL;
 }
 
 // The samples the resampling keeps, in seed order: a sample closer than half a spacing to an
@@ -248,9 +285,9 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     tc_real r2 = r * r;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
         for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
-            uint64_t row = hash_y(cy) ^ hash_z(cz);
+            uint64_t row = hash_y(cy) + hash_z(cz);
             for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
-                for (int i = c->cells.head[bucket_of(hash_x(cx) ^ row)]; i >= 0; i = c->entries.data[i].next) {
+                for (int i = c->cells.head[bucket_of(hash_x(cx) + row)]; i >= 0; i = c->entries.data[i].next) {
                     const cover_entry* e = &c->entries.data[i];
                     if (e->key[0] == cx && e->key[1] == cy && e->key[2] == cz && tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
                 }
@@ -271,23 +308,59 @@ static tc_real cover_skip_radius(const tc_surfel_fit* fo, tc_real spacing) {
     return 0.5 * spacing - (0.025 * spacing + 0.4 * kappa * len * len);
 }
 
+// F of the prediction at x(t) = s + t (x2 - s) for 4 values of t at once (the same operations
+// as tc_v3_lerp, tc_v3_dot and tc_surfel_fit_value, lane by lane: the same bits).
+typedef struct predict_line { tc_vec3 s, d, nk; tc_real es, eo; const tc_surfel_fit* fo; } predict_line;
+#if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
+#include "core/psabi.h"
+typedef tc_real predict_lanes __attribute__((vector_size(4 * sizeof(tc_real))));
+static inline __attribute__((always_inline)) void predict_g4(const predict_line* p, const tc_real t[4], tc_real g[4]) {
+    const tc_surfel_fit* fo = p->fo;
+    const tc_real* c = fo->c;
+    predict_lanes T = {t[0], t[1], t[2], t[3]};
+    predict_lanes X = p->s.x + T * p->d.x, Y = p->s.y + T * p->d.y, Z = p->s.z + T * p->d.z;
+    predict_lanes along = p->nk.x * (X - p->s.x) + p->nk.y * (Y - p->s.y) + p->nk.z * (Z - p->s.z);
+    predict_lanes ex = X - fo->a.x, ey = Y - fo->a.y, ez = Z - fo->a.z;
+    predict_lanes u = (ex * fo->t1.x + ey * fo->t1.y + ez * fo->t1.z) * fo->inv_h;
+    predict_lanes v = (ex * fo->t2.x + ey * fo->t2.y + ez * fo->t2.z) * fo->inv_h;
+    predict_lanes f = (ex * fo->n.x + ey * fo->n.y + ez * fo->n.z) - (c[0] + c[1] * u + c[2] * v + c[3] * u * u + c[4] * u * v + c[5] * v * v);
+    predict_lanes G = p->es * along - p->eo * f;
+    for (int l = 0; l < 4; ++l) g[l] = G[l];
+}
+#else
+static void predict_g4(const predict_line* p, const tc_real t[4], tc_real g[4]) {
+    for (int l = 0; l < 4; ++l) {
+        tc_vec3 x = tc_v3_madd(p->s, t[l], p->d);
+        g[l] = p->es * tc_v3_dot(p->nk, tc_v3_sub(x, p->s)) - p->eo * tc_surfel_fit_value(p->fo, x);
+    }
+}
+#endif
+
 // Where the seed of surfel k of self will land, from the data at hand: F on the segment from
 // the surfel to its projection on other's fit fo, with other's f from fo and self's from the
 // surfel's tangent plane (E_self n_k.(x - s) - E_other fo(x) = 0, bisection; where fo is a plane
 // too, as the classification's tangent planes are, F is linear along the segment). Within ~0.02
 // spacing of the root at 20 mm of overlap, ~0.1 at 40 mm (the bench, spheres of 10,000 surfels).
-static tc_vec3 predict_seed(const tc_points_body* self, const tc_points_body* other, int k, const tc_surfel_fit* fo) {
+// The bisection takes two steps at a time: the middle and both quarter points at once, in
+// lanes, then the step's two choices (the values a step-by-step bisection would take, the same
+// bits; its 12 evaluations in a chain of 12 took ~0.1 M TSC ticks more per call at 20 mm).
+TC_VECTOR_CLONES static tc_vec3 predict_seed(const tc_points_body* self, const tc_points_body* other, int k, const tc_surfel_fit* fo) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n), nk = self->n[k];
     tc_real es = self->mat.youngs, eo = other->mat.youngs, ta = 0, tb = 1;
     tc_real ga = -eo * fo->f, gb = es * tc_v3_dot(nk, tc_v3_sub(x2, s)) - eo * tc_surfel_fit_value(fo, x2);
     if (!(ga * gb < 0)) return tc_v3_lerp(s, x2, eo / (es + eo));
     if (fo->c[3] == 0 && fo->c[4] == 0 && fo->c[5] == 0) return tc_v3_lerp(s, x2, ga / (ga - gb)); // two planes: F is linear
-    for (int it = 0; it < 12; ++it) { // the segment is at most ~3h: 2^-12 of it is ~1e-3 h
-        tc_real tm = 0.5 * (ta + tb);
-        tc_vec3 xm = tc_v3_lerp(s, x2, tm);
-        tc_real gm = es * tc_v3_dot(nk, tc_v3_sub(xm, s)) - eo * tc_surfel_fit_value(fo, xm);
-        if ((gm < 0) == (ga < 0)) ta = tm, ga = gm;
-        else tb = tm;
+    predict_line line = {s, tc_v3_sub(x2, s), nk, es, eo, fo};
+    for (int it = 0; it < 12; it += 2) { // the segment is at most ~3h: 2^-12 of it is ~1e-3 h
+        tc_real tm = 0.5 * (ta + tb), t[4] = {tm, 0.5 * (ta + tm), 0.5 * (tm + tb), tm}, g[4];
+        predict_g4(&line, t, g);
+        bool right = (g[0] < 0) == (ga < 0); // the first step: [tm, tb] or [ta, tm]
+        tc_real ta1 = right ? tm : ta, tb1 = right ? tb : tm, ga1 = right ? g[0] : ga;
+        tc_real tq = right ? t[2] : t[1], gq = right ? g[2] : g[1]; // its middle
+        bool right2 = (gq < 0) == (ga1 < 0);
+        ta = right2 ? tq : ta1;
+        tb = right2 ? tb1 : tq;
+        ga = right2 ? gq : ga1;
     }
     return tc_v3_lerp(s, x2, 0.5 * (ta + tb));
 }
@@ -440,7 +513,7 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 
 // Newton steps along grad F ~ E_A n_A - E_B n_B back onto F = 0, taken on two local fits:
 // the sample's own (sf, may be NULL) while x is within their reach, else new ones at x. Within
-// it the fits are within ~1e-3 h of the MLS surfaces (above), so a point that lands within the
+// it the fits are within ~3e-3 h of the MLS surfaces (above), so a point that lands within the
 // reach is accepted on them (their values answer the inside test); one that lands further is
 // fitted again there. ref (may be NULL): orientation n_A - n_B of the fits.
 // (An AVX2 clone: three-operand scalar code, the same operations, the same bits.)
@@ -1396,6 +1469,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
         for (int slot = 0; slot < cls[s].count; ++slot) seeds += cls[s].state[slot] == CLASS_SEED;
     }
     tc_array_reserve(&table.entries, table.entries.count + seeds);
+    tc_array_reserve(&table.fits, table.fits.count + seeds);
     tc_array_reserve(out, out->count + seeds);
     if (fits) tc_array_reserve(fits, fits->count + seeds);
     for (int s = 0; s < 2; ++s) {
@@ -1425,7 +1499,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
                 }
-                if (!tc_array_reserve(out, out->count + 1) || (fits && !tc_array_reserve(fits, fits->count + 1))) {
+                if (!array_room(out) || (fits && !array_room(fits))) {
                     tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
                     continue;
                 }
@@ -1435,6 +1509,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
     tc_array_free(&table.entries);
+    tc_array_free(&table.fits);
     tc_array_free(&cover.entries);
     if (thinned) *thinned = spacing > 0 && !cover.lost;
 }
