@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "tactus/tactus.h"
 #include "contact/surfel_contact.h"
 #include "dynamics/points/points.h"
@@ -46,14 +47,22 @@ static int run_one(const char* mode, const char* mm, int reps) {
     tc_points_body *A = s->bodies.data[0], *B = s->bodies.data[1];
     if (reps > 0) {
         double t[1000];
+        tc_surfel_contact_collide(w, 1.0 / 240); // (the first call's faults: the caches' first allocations)
+        struct rusage before, after;
+        getrusage(RUSAGE_SELF, &before);
         for (int r = 0; r < reps; ++r) {
             double t0 = tc_wall_time();
             tc_surfel_contact_collide(w, 1.0 / 240);
             t[r] = tc_wall_time() - t0;
         }
+        getrusage(RUSAGE_SELF, &after);
         for (int i = 1; i < reps; ++i) // insertion sort: a few hundred values
             for (int j = i; j > 0 && t[j] < t[j - 1]; --j) { double v = t[j]; t[j] = t[j - 1]; t[j - 1] = v; }
-        printf("%s mm: min %.3f ms, median %.3f ms (%d calls)\n", mm, t[0] * 1e3, t[reps / 2] * 1e3, reps);
+        // Page faults per call: a large scratch array that glibc maps afresh (or trims off the heap's
+        // top and grows back) each call faults its pages in again, ~2-3 us each in a VM: an
+        // allocation pattern can cost more than the work (150 a call made one variant 12% slower).
+        printf("%s mm: min %.3f ms, median %.3f ms (%d calls; %.1f page faults a call)\n", mm, t[0] * 1e3, t[reps / 2] * 1e3, reps,
+               (double)(after.ru_minflt - before.ru_minflt + after.ru_majflt - before.ru_majflt) / reps);
     } else if (strcmp(mode, "--once") == 0) {
         tc_surfel_contact_collide(w, 1.0 / 240);
         uint64_t hash = tc_hash_bytes(TC_HASH_SEED, A->f_ext, (size_t)A->np * sizeof(tc_vec3));

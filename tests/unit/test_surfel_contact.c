@@ -3,6 +3,7 @@
 #include "tc_test.h"
 #include "contact/brent.h"
 #include "contact/surfel_contact.h"
+#include "math/eigen.h"
 
 static tc_real cubic(tc_real x, void* c) { (void)c; return x * x * x - 2 * x - 5; }
 static tc_real cos_minus(tc_real x, void* c) { (void)c; return cos(x) - x; }
@@ -69,6 +70,60 @@ static void test_mls_sphere_projection_inside_and_normals(void** state) {
     tc_surfel_surface_free(&S);
     tc_free(s, N * sizeof(tc_vec3));
     tc_free(n, N * sizeof(tc_vec3));
+}
+
+// The PCA normal (inverse iteration, a Jacobi decomposition where it does not settle) is the
+// least eigenvector of the weighted covariance of the points within 2h (weights exp(-d^2/h^2)
+// about x, the centroid weighted), as the test computes it with tc_eigen_sym3: a plane with
+// noise and a sphere cap to within 1e-9; a cloud without a flat direction (close eigenvalues:
+// the fallback) and collinear points (no unique normal) give an eigenvector of the least
+// eigenvalue (its Rayleigh quotient equal to it to 1e-9 of the trace).
+static void test_pca_normal_is_the_least_eigenvector(void** state) {
+    (void)state;
+    enum { N = 81 };
+    tc_real h = 1;
+    tc_vec3 s[N], n[N];
+    uint32_t seed = 11;
+    for (int shape = 0; shape < 4; ++shape) {
+        for (int i = 0; i < N; ++i) {
+            tc_real u = 0.35 * (i % 9 - 4), v = 0.35 * (i / 9 - 4), jitter = 0.02 * (rnd(&seed) - 0.5);
+            if (shape == 0) s[i] = tc_v3(u, v, 0.001 * (rnd(&seed) - 0.5)); // plane, noise 1e-3 h
+            else if (shape == 1) s[i] = tc_v3(u + jitter, v, 2 - sqrt(4 - u * u - v * v)); // sphere cap R = 2h
+            else if (shape == 2) s[i] = tc_v3(1.4 * (rnd(&seed) - 0.5), 1.4 * (rnd(&seed) - 0.5), 1.4 * (rnd(&seed) - 0.5));
+            else s[i] = tc_v3(0.3 * (i % 9 - 4) + jitter, 0.5 * (0.3 * (i % 9 - 4) + jitter), 0); // collinear
+            n[i] = tc_v3(0, 0, 1);
+        }
+        tc_surfel_surface S = {0};
+        assert_true(tc_surfel_surface_build(&S, s, n, N, h));
+        tc_vec3 x = tc_v3(0.05, -0.03, 0.01), pca;
+        assert_true(tc_surfel_surface_pca_normal(&S, x, tc_v3(0.1, 0.2, 1), &pca));
+        tc_real w_sum = 0, C[3][3] = {{0}};
+        tc_vec3 c = tc_v3_zero();
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(s[i], x)), w = d2 <= 4 * h * h ? exp(-d2 / (h * h)) : 0;
+            w_sum += w;
+            c = tc_v3_madd(c, w, s[i]);
+        }
+        c = tc_v3_scale(c, 1 / w_sum);
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(s[i], x)), w = d2 <= 4 * h * h ? exp(-d2 / (h * h)) : 0;
+            tc_vec3 e = tc_v3_sub(s[i], c);
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b) C[a][b] += w * tc_v3_get(e, a) * tc_v3_get(e, b);
+        }
+        tc_mat3 M = {{{C[0][0], C[0][1], C[0][2]}, {C[1][0], C[1][1], C[1][2]}, {C[2][0], C[2][1], C[2][2]}}};
+        tc_vec3 values;
+        tc_mat3 V;
+        tc_eigen_sym3(M, &values, &V);
+        tc_vec3 least = tc_mat3_col(V, 0);
+        assert_near(tc_v3_len(pca), 1, 1e-12);
+        if (shape < 2) assert_true(tc_v3_len(tc_v3_cross(pca, least)) < 1e-9);
+        tc_vec3 Mp = tc_v3(C[0][0] * pca.x + C[0][1] * pca.y + C[0][2] * pca.z, C[1][0] * pca.x + C[1][1] * pca.y + C[1][2] * pca.z,
+                           C[2][0] * pca.x + C[2][1] * pca.y + C[2][2] * pca.z);
+        tc_real trace = C[0][0] + C[1][1] + C[2][2];
+        assert_near(tc_v3_dot(pca, Mp), values.x, 1e-9 * trace);
+        tc_surfel_surface_free(&S);
+    }
 }
 
 // The fits from the shared neighbour lists (tiles, one per grid cell) equal bit for bit those
@@ -1149,6 +1204,7 @@ int main(void) {
         cmocka_unit_test_setup(test_gap_reuse_matches_fresh_search, tc_test_setup_log),
         cmocka_unit_test_setup(test_gap_candidates_match_brute_force, tc_test_setup_log),
         cmocka_unit_test_setup(test_pca_normals_match_one_by_one, tc_test_setup_log),
+        cmocka_unit_test_setup(test_pca_normal_is_the_least_eigenvector, tc_test_setup_log),
         cmocka_unit_test_setup(test_total_force_independent_of_sampling, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_with_zero_cell, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
