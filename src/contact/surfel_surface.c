@@ -1308,8 +1308,26 @@ TC_VECTOR_CLONES static void weight_sums(const gather* g, tc_real out[4]) {
 // d_k / d_(k-1)); it stops once r d_k, the error left, is below 1e-15. The contact surface's
 // samples lie on a smooth surface: r ~ 1e-4 or less, 2-3 steps of ~30 instructions where the
 // Jacobi decomposition took ~1,100. False (the caller decomposes) when it does not settle within
-// 8 steps (l_least and l_middle close: a rim, few or collinear points) or ref is orthogonal to
-// it. The result is that eigenvector to within rounding (Jacobi's own bits differ at ~1e-16).
+// 8 steps (l_least and l_middle close: a rim, few or collinear points) or when it settled on
+// another eigenvector (ref with no component along the least one, or ref itself a larger one's:
+// the iteration never leaves that plane), told by least_checked. The result is that eigenvector
+// to within rounding (Jacobi's own bits differ at ~1e-16).
+// x (unit) is the least eigenvector of a when no direction across it has a smaller Rayleigh
+// quotient: the least eigenvalue of a restricted to the plane across x (2x2, closed form) is not
+// below x's quotient (to 1e-12 of the trace: equal eigenvalues are either's).
+static bool least_checked(const tc_real a[6], tc_vec3 x) {
+    tc_vec3 t1, t2;
+    tc_v3_basis(x, &t1, &t2);
+    tc_vec3 ax[3];
+    const tc_vec3 v[3] = {x, t1, t2};
+    for (int i = 0; i < 3; ++i)
+        ax[i] = tc_v3(a[0] * v[i].x + a[1] * v[i].y + a[2] * v[i].z, a[1] * v[i].x + a[3] * v[i].y + a[4] * v[i].z,
+                      a[2] * v[i].x + a[4] * v[i].y + a[5] * v[i].z);
+    tc_real mu = tc_v3_dot(x, ax[0]), p = tc_v3_dot(t1, ax[1]), q = tc_v3_dot(t2, ax[2]), b = tc_v3_dot(t1, ax[2]);
+    tc_real half = 0.5 * (p - q), across = 0.5 * (p + q) - sqrt(half * half + b * b);
+    return across >= mu - 1e-12 * fabs(a[0] + a[3] + a[5]);
+}
+
 static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
     tc_real c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
     tc_real c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
@@ -1324,7 +1342,7 @@ static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
         x = y;
         if (d == 0 || (k > 0 && d < last && d * d < 1e-15 * last)) { // r d_k = d_k^2 / d_(k-1)
             *out = x;
-            return true;
+            return least_checked(a, x);
         }
         last = d;
     }
