@@ -860,14 +860,14 @@ __attribute__((target("avx2"))) static int near_walk_avx2(const tc_point_grid* g
 #endif
 
 int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
+    bool copies = S->cs && S->rec && S->soa; // (all three made: filled; a failed build leaves them unfilled)
 #ifdef TILE_AVX2
     near_ball nb;
-    bool copies = S->cs && S->rec && S->soa; // (all three made: filled)
     if (r0 >= max_r && copies && tile_has_avx2() && near_ball_setup(&S->grid, x, max_r, &nb))
         return near_ball_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r, &nb);
     if (copies && tile_has_avx2() && r0 > 0 && max_r == max_r) return near_walk_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, r0, max_r);
 #endif
-    return S->cs ? tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r) : tc_point_grid_nearest_from(&S->grid, S->s, x, r0, max_r);
+    return copies ? tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r) : tc_point_grid_nearest_from(&S->grid, S->s, x, r0, max_r);
 }
 
 // The Gaussian weights of the gathered surfels (zero on the padding).
