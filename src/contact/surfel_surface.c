@@ -1349,16 +1349,21 @@ static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
     return false;
 }
 
-// The PCA normal from the points gathered about x (offsets set, weights not yet).
-static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+// The weighted covariance of the points gathered about x (offsets set, weights not yet) about
+// their weighted centroid; false when too few or weightless for a PCA normal.
+static bool pca_covariance(const tc_surfel_surface* S, gather* g, tc_real cov[6]) {
     gather_weights(S, g);
     tc_real sums[4];
     weight_sums(g, sums);
     tc_real wsum = sums[0];
     if (g->count < 3 || !(wsum > 1e-300)) return false;
     tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
-    tc_real cov[6];
     weighted_covariance(g, ca, cov);
+    return true;
+}
+
+// The PCA normal of covariance cov, oriented along ref.
+static tc_vec3 pca_solve(const tc_real cov[6], tc_vec3 ref) {
     tc_vec3 n;
     if (!least_eigenvector(cov, ref, &n)) {
         tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
@@ -1368,7 +1373,14 @@ static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc
         n = tc_mat3_col(V, 0);
     }
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
-    *normal = n;
+    return n;
+}
+
+// The PCA normal from the points gathered about x (offsets set, weights not yet).
+static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+    tc_real cov[6];
+    if (!pca_covariance(S, g, cov)) return false;
+    *normal = pca_solve(cov, ref);
     return true;
 }
 
@@ -1464,12 +1476,29 @@ static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     return true;
 }
 
+// Two passes: the covariances of all samples, then their eigenvectors (each solve is a chain of
+// square roots and divisions: back to back, the solves of successive samples overlap). Each
+// sample's covariance in 7 entries, the last 1 where it has one (else its normal is ref's).
+enum { PCA_COV = 7 };
 void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
     gather g;
+    size_t size = (size_t)(S->count > 0 ? S->count : 1) * PCA_COV * sizeof(tc_real);
+    tc_real* cov = tc_alloc(size);
     for (int i = 0; i < S->count; ++i) {
         if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
-        if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+        if (!cov) { // (out of memory: one pass)
+            if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+            continue;
+        }
+        tc_real* c = cov + PCA_COV * (size_t)i;
+        c[6] = pca_covariance(S, &g, c);
     }
+    if (!cov) return;
+    for (int i = 0; i < S->count; ++i) {
+        const tc_real* c = cov + PCA_COV * (size_t)i;
+        normal[i] = c[6] != 0 ? pca_solve(c, ref[i]) : ref[i];
+    }
+    tc_free(cov, size);
 }
 
 // ---- normal cones ----------------------------------------------------------------------------
