@@ -1365,10 +1365,11 @@ static bool pca_covariance(const tc_surfel_surface* S, gather* g, tc_real cov[6]
 }
 
 // The PCA normal of covariance cov, oriented along ref: x where the inverse iteration from ref
-// settled on the least eigenvector (settled: least_iterate's answer, x its vector), else Jacobi's.
-static tc_vec3 pca_finish(const tc_real cov[6], tc_vec3 ref, bool settled, tc_vec3 x) {
+// settled on the least eigenvector (least: least_iterate's answer and least_checked's), else
+// Jacobi's.
+static tc_vec3 pca_finish(const tc_real cov[6], tc_vec3 ref, bool least, tc_vec3 x) {
     tc_vec3 n = x;
-    if (!settled || !least_checked(cov, x)) {
+    if (!least) {
         tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
         tc_vec3 values;
         tc_mat3 V;
@@ -1382,16 +1383,16 @@ static tc_vec3 pca_finish(const tc_real cov[6], tc_vec3 ref, bool settled, tc_ve
 static tc_vec3 pca_solve(const tc_real cov[6], tc_vec3 ref) {
     tc_vec3 x = tc_v3_zero();
     bool settled = least_iterate(cov, ref, &x);
-    return pca_finish(cov, ref, settled, x);
+    return pca_finish(cov, ref, settled && least_checked(cov, x), x);
 }
 
 #ifdef TILE_AVX2
 // least_iterate for 4 covariances at once (lane l: entries a[k] lane l, reference r[0..2] lane
 // l): the same operations lane by lane, the same bits; a lane that settled or failed keeps its
-// result while the others go on. Returns the lanes that settled (their vectors in out), in a
-// fraction of the time of 4 solves one by one (each a latency chain of square roots and
-// divisions: ~200 TSC ticks).
-__attribute__((target("avx2"))) static unsigned least_iterate4(const __m256d a[6], const __m256d r[3], tc_vec3 out[4]) {
+// result while the others go on. Returns the lanes that settled (their vectors in out, by
+// component), in a fraction of the time of 4 solves one by one (each a latency chain of square
+// roots and divisions: ~200 TSC ticks).
+__attribute__((target("avx2"))) static unsigned least_iterate4(const __m256d a[6], const __m256d r[3], __m256d out[3]) {
     __m256d c00 = _mm256_sub_pd(_mm256_mul_pd(a[3], a[5]), _mm256_mul_pd(a[4], a[4]));
     __m256d c01 = _mm256_sub_pd(_mm256_mul_pd(a[2], a[4]), _mm256_mul_pd(a[1], a[5]));
     __m256d c02 = _mm256_sub_pd(_mm256_mul_pd(a[1], a[4]), _mm256_mul_pd(a[2], a[3]));
@@ -1427,10 +1428,46 @@ __attribute__((target("avx2"))) static unsigned least_iterate4(const __m256d a[6
         active = _mm256_andnot_pd(_mm256_or_pd(bad, done), active);
         last = d;
     }
-    tc_real v[3][4];
-    _mm256_storeu_pd(v[0], o0), _mm256_storeu_pd(v[1], o1), _mm256_storeu_pd(v[2], o2);
-    for (int q = 0; q < 4; ++q) out[q] = tc_v3(v[0][q], v[1][q], v[2][q]);
+    out[0] = o0, out[1] = o1, out[2] = o2;
     return (unsigned)_mm256_movemask_pd(settled);
+}
+
+// a (by entry) times v, lane by lane (least_checked's products and sums).
+__attribute__((target("avx2"), always_inline)) static inline void sym_times4(const __m256d a[6], const __m256d v[3], __m256d out[3]) {
+    out[0] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], v[0]), _mm256_mul_pd(a[1], v[1])), _mm256_mul_pd(a[2], v[2]));
+    out[1] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[1], v[0]), _mm256_mul_pd(a[3], v[1])), _mm256_mul_pd(a[4], v[2]));
+    out[2] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[2], v[0]), _mm256_mul_pd(a[4], v[1])), _mm256_mul_pd(a[5], v[2]));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256d dot4(const __m256d a[3], const __m256d b[3]) {
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1])), _mm256_mul_pd(a[2], b[2]));
+}
+
+// a x b, lane by lane (tc_v3_cross's operations).
+__attribute__((target("avx2"), always_inline)) static inline void cross4(const __m256d a[3], const __m256d b[3], __m256d out[3]) {
+    out[0] = _mm256_sub_pd(_mm256_mul_pd(a[1], b[2]), _mm256_mul_pd(a[2], b[1]));
+    out[1] = _mm256_sub_pd(_mm256_mul_pd(a[2], b[0]), _mm256_mul_pd(a[0], b[2]));
+    out[2] = _mm256_sub_pd(_mm256_mul_pd(a[0], b[1]), _mm256_mul_pd(a[1], b[0]));
+}
+
+// least_checked for 4 lanes (tc_v3_basis's choice of axis by a select, then the same
+// operations lane by lane): the lanes where it holds.
+__attribute__((target("avx2"))) static unsigned least_checked4(const __m256d a[6], const __m256d x[3]) {
+    __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    __m256d along_x = _mm256_cmp_pd(_mm256_andnot_pd(sign, x[0]), _mm256_set1_pd(0.57735), _CMP_LT_OQ); // (fabs(x) < 0.57735)
+    __m256d axis[3] = {_mm256_blendv_pd(zero, one, along_x), _mm256_blendv_pd(one, zero, along_x), zero}, c[3], t1[3], t2[3];
+    cross4(axis, x, c);
+    __m256d l = _mm256_sqrt_pd(dot4(c, c)), s = _mm256_div_pd(one, l), unit = _mm256_cmp_pd(l, _mm256_set1_pd(1e-300), _CMP_GT_OQ);
+    for (int k = 0; k < 3; ++k) t1[k] = _mm256_and_pd(_mm256_mul_pd(c[k], s), unit); // (tc_v3_normalize)
+    cross4(x, t1, t2);
+    __m256d ax0[3], ax1[3], ax2[3];
+    sym_times4(a, x, ax0), sym_times4(a, t1, ax1), sym_times4(a, t2, ax2);
+    __m256d mu = dot4(x, ax0), p = dot4(t1, ax1), q = dot4(t2, ax2), b = dot4(t1, ax2), half = _mm256_set1_pd(0.5);
+    __m256d h = _mm256_mul_pd(half, _mm256_sub_pd(p, q));
+    __m256d across = _mm256_sub_pd(_mm256_mul_pd(half, _mm256_add_pd(p, q)), _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(h, h), _mm256_mul_pd(b, b))));
+    __m256d trace = _mm256_andnot_pd(sign, _mm256_add_pd(_mm256_add_pd(a[0], a[3]), a[5]));
+    __m256d bound = _mm256_sub_pd(mu, _mm256_mul_pd(_mm256_set1_pd(1e-12), trace));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(across, bound, _CMP_GE_OQ));
 }
 
 // The normals of samples [i, i + 4) (those before count) from the covariances by entry (cov + k
@@ -1445,13 +1482,16 @@ __attribute__((target("avx2"))) static void pca_solve4(const tc_real* cov, size_
         rl[0][q] = v.x, rl[1][q] = v.y, rl[2][q] = v.z;
     }
     for (int k = 0; k < 3; ++k) r[k] = _mm256_loadu_pd(rl[k]);
-    tc_vec3 x[4];
-    unsigned settled = least_iterate4(a, r, x);
+    __m256d x[3];
+    unsigned least = least_iterate4(a, r, x);
+    least &= least_checked4(a, x);
+    tc_real xl[3][4];
+    for (int k = 0; k < 3; ++k) _mm256_storeu_pd(xl[k], x[k]);
     for (int q = 0; q < 4 && i + q < count; ++q) {
         if (!has[i + q]) { normal[i + q] = ref[i + q]; continue; }
         tc_real c[6];
         for (int k = 0; k < 6; ++k) c[k] = cov[(size_t)k * stride + i + q];
-        normal[i + q] = pca_finish(c, ref[i + q], settled >> q & 1, x[q]);
+        normal[i + q] = pca_finish(c, ref[i + q], least >> q & 1, tc_v3(xl[0][q], xl[1][q], xl[2][q]));
     }
 }
 #endif
