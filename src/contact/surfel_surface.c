@@ -1602,7 +1602,7 @@ static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
 void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
     gather g;
     size_t stride = (size_t)(S->count > 0 ? S->count : 0) + 4, size = 6 * stride * sizeof(tc_real);
-    tc_real* cov = tc_calloc(6 * stride, sizeof(tc_real));
+    tc_real* cov = tc_alloc(size);
     uint8_t* has = tc_alloc(stride);
     if (!cov || !has) { // (out of memory: one pass)
         if (cov) tc_free(cov, size);
@@ -1615,10 +1615,12 @@ void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* re
     }
     for (int i = 0; i < S->count; ++i) {
         if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
-        tc_real c[6];
+        tc_real c[6] = {0};
         has[i] = pca_covariance(S, &g, c);
-        for (int k = 0; has[i] && k < 6; ++k) cov[(size_t)k * stride + i] = c[k];
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + i] = has[i] ? c[k] : 0;
     }
+    for (size_t t = (size_t)S->count; t < stride; ++t) // (the padding, read by the last lanes)
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + t] = 0;
     int i = 0;
 #ifdef TILE_AVX2
     if (tile_has_avx2())
