@@ -693,7 +693,7 @@ static void gap_insert(gap_array* found, gap g) {
 // The samples' coordinates (the original axes) and indices in the order of the gap search's
 // grid (over the permuted axes), GAP_LANES entries of padding: the AVX2 split reads a row of
 // cells as one run of them (no index per sample to follow).
-// nx, ny, nz: room for the coordinates of the samples near one (gaps_of_avx2's list).
+// nx, ny, nz: room for the coordinates of the samples near one (near_rows_avx2's list).
 enum { GAP_LANES = 4 };
 typedef struct gap_sorted { tc_real *x, *y, *z; int* j; tc_real *nx, *ny, *nz; } gap_sorted;
 
@@ -825,9 +825,9 @@ static void split_near(const vec3_array* pts, const tc_vec3* swapped, const tc_p
 // The gaps of sample i (the pairs i < j), searched afresh, into found (inner, outer: room for
 // every sample). The samples closer than 1.5 spacings pair with none, and a midpoint's covering
 // sample is most often among them: they are tested first (the scan stops at the first). With
-// AVX2 (sorted), every midpoint is tested against the whole list 4 at a time (near_rows_avx2,
-// covered_avx2): the scan's exit and the j <= i skip mispredicted ~6,800 times a call at 20 mm
-// (of ~3,700 pairs, ~3 samples scanned each), the same "any" answer.
+// AVX2 (sorted), every midpoint is tested against all the samples within 1.9 spacings of i, 4 at
+// a time (near_rows_avx2, covered_avx2): the scan's exit and the j <= i skip mispredicted ~6,800
+// times a call at 20 mm (~3,700 pairs, ~3 samples scanned each); the same "any" answer.
 static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const tc_vec3* swapped, const tc_point_grid* grid,
                     const gap_sorted* sorted, int* inner, int* outer, int i, gap_array* found) {
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
