@@ -1328,7 +1328,9 @@ static bool least_checked(const tc_real a[6], tc_vec3 x) {
     return across >= mu - 1e-12 * fabs(a[0] + a[3] + a[5]);
 }
 
-static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
+// (least_iterate: the iteration, true when it settled, its vector in *out; least_checked then
+// tells whether that is the least one.)
+static bool least_iterate(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
     tc_real c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
     tc_real c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
     tc_vec3 x = tc_v3_normalize(ref);
@@ -1342,25 +1344,32 @@ static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
         x = y;
         if (d == 0 || (k > 0 && d < last && d * d < 1e-15 * last)) { // r d_k = d_k^2 / d_(k-1)
             *out = x;
-            return least_checked(a, x);
+            return true;
         }
         last = d;
     }
     return false;
 }
 
-// The PCA normal from the points gathered about x (offsets set, weights not yet).
-static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+// The weighted covariance of the points gathered about x (offsets set, weights not yet) about
+// their weighted centroid; false when too few or weightless for a PCA normal.
+static bool pca_covariance(const tc_surfel_surface* S, gather* g, tc_real cov[6]) {
     gather_weights(S, g);
     tc_real sums[4];
     weight_sums(g, sums);
     tc_real wsum = sums[0];
     if (g->count < 3 || !(wsum > 1e-300)) return false;
     tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
-    tc_real cov[6];
     weighted_covariance(g, ca, cov);
-    tc_vec3 n;
-    if (!least_eigenvector(cov, ref, &n)) {
+    return true;
+}
+
+// The PCA normal of covariance cov, oriented along ref: x where the inverse iteration from ref
+// settled on the least eigenvector (least: least_iterate's answer and least_checked's), else
+// Jacobi's.
+static tc_vec3 pca_finish(const tc_real cov[6], tc_vec3 ref, bool least, tc_vec3 x) {
+    tc_vec3 n = x;
+    if (!least) {
         tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
         tc_vec3 values;
         tc_mat3 V;
@@ -1368,7 +1377,130 @@ static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc
         n = tc_mat3_col(V, 0);
     }
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
-    *normal = n;
+    return n;
+}
+
+static tc_vec3 pca_solve(const tc_real cov[6], tc_vec3 ref) {
+    tc_vec3 x = tc_v3_zero();
+    bool settled = least_iterate(cov, ref, &x);
+    return pca_finish(cov, ref, settled && least_checked(cov, x), x);
+}
+
+#ifdef TILE_AVX2
+// least_iterate for 4 covariances at once (lane l: entries a[k] lane l, reference r[0..2] lane
+// l): the same operations lane by lane, the same bits; a lane that settled or failed keeps its
+// result while the others go on. Returns the lanes that settled (their vectors in out, by
+// component), in a fraction of the time of 4 solves one by one (each a latency chain of square
+// roots and divisions: ~200 TSC ticks).
+__attribute__((target("avx2"))) static unsigned least_iterate4(const __m256d a[6], const __m256d r[3], __m256d out[3]) {
+    __m256d c00 = _mm256_sub_pd(_mm256_mul_pd(a[3], a[5]), _mm256_mul_pd(a[4], a[4]));
+    __m256d c01 = _mm256_sub_pd(_mm256_mul_pd(a[2], a[4]), _mm256_mul_pd(a[1], a[5]));
+    __m256d c02 = _mm256_sub_pd(_mm256_mul_pd(a[1], a[4]), _mm256_mul_pd(a[2], a[3]));
+    __m256d c11 = _mm256_sub_pd(_mm256_mul_pd(a[0], a[5]), _mm256_mul_pd(a[2], a[2]));
+    __m256d c12 = _mm256_sub_pd(_mm256_mul_pd(a[1], a[2]), _mm256_mul_pd(a[0], a[4]));
+    __m256d c22 = _mm256_sub_pd(_mm256_mul_pd(a[0], a[3]), _mm256_mul_pd(a[1], a[1]));
+    __m256d one = _mm256_set1_pd(1.0), tiny = _mm256_set1_pd(1e-300), inf = _mm256_set1_pd(INFINITY), eps = _mm256_set1_pd(1e-15);
+    // x = tc_v3_normalize(r): r / |r|, zero where |r| <= 1e-300
+    __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(r[0], r[0]), _mm256_mul_pd(r[1], r[1])), _mm256_mul_pd(r[2], r[2])));
+    __m256d s = _mm256_div_pd(one, l), unit = _mm256_cmp_pd(l, tiny, _CMP_GT_OQ);
+    __m256d x0 = _mm256_and_pd(_mm256_mul_pd(r[0], s), unit), x1 = _mm256_and_pd(_mm256_mul_pd(r[1], s), unit);
+    __m256d x2 = _mm256_and_pd(_mm256_mul_pd(r[2], s), unit);
+    __m256d last = inf, active = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), settled = _mm256_setzero_pd();
+    __m256d o0 = x0, o1 = x1, o2 = x2;
+    for (int k = 0; k < 8 && _mm256_movemask_pd(active); ++k) {
+        __m256d y0 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c00, x0), _mm256_mul_pd(c01, x1)), _mm256_mul_pd(c02, x2));
+        __m256d y1 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c01, x0), _mm256_mul_pd(c11, x1)), _mm256_mul_pd(c12, x2));
+        __m256d y2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c02, x0), _mm256_mul_pd(c12, x1)), _mm256_mul_pd(c22, x2));
+        __m256d len = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(y0, y0), _mm256_mul_pd(y1, y1)), _mm256_mul_pd(y2, y2)));
+        __m256d bad = _mm256_or_pd(_mm256_cmp_pd(len, tiny, _CMP_NGT_UQ), _mm256_cmp_pd(len, inf, _CMP_EQ_OQ)); // (len >= 0 or NaN)
+        __m256d inv = _mm256_div_pd(one, len);
+        y0 = _mm256_mul_pd(y0, inv), y1 = _mm256_mul_pd(y1, inv), y2 = _mm256_mul_pd(y2, inv);
+        __m256d e0 = _mm256_sub_pd(y0, x0), e1 = _mm256_sub_pd(y1, x1), e2 = _mm256_sub_pd(y2, x2);
+        __m256d d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(e0, e0), _mm256_mul_pd(e1, e1)), _mm256_mul_pd(e2, e2)));
+        x0 = y0, x1 = y1, x2 = y2;
+        __m256d done = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_EQ_OQ);
+        if (k > 0)
+            done = _mm256_or_pd(done, _mm256_and_pd(_mm256_cmp_pd(d, last, _CMP_LT_OQ),
+                                                    _mm256_cmp_pd(_mm256_mul_pd(d, d), _mm256_mul_pd(eps, last), _CMP_LT_OQ)));
+        __m256d now = _mm256_andnot_pd(bad, _mm256_and_pd(active, done));
+        o0 = _mm256_blendv_pd(o0, x0, now), o1 = _mm256_blendv_pd(o1, x1, now), o2 = _mm256_blendv_pd(o2, x2, now);
+        settled = _mm256_or_pd(settled, now);
+        active = _mm256_andnot_pd(_mm256_or_pd(bad, done), active);
+        last = d;
+    }
+    out[0] = o0, out[1] = o1, out[2] = o2;
+    return (unsigned)_mm256_movemask_pd(settled);
+}
+
+// a (by entry) times v, lane by lane (least_checked's products and sums).
+__attribute__((target("avx2"), always_inline)) static inline void sym_times4(const __m256d a[6], const __m256d v[3], __m256d out[3]) {
+    out[0] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], v[0]), _mm256_mul_pd(a[1], v[1])), _mm256_mul_pd(a[2], v[2]));
+    out[1] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[1], v[0]), _mm256_mul_pd(a[3], v[1])), _mm256_mul_pd(a[4], v[2]));
+    out[2] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[2], v[0]), _mm256_mul_pd(a[4], v[1])), _mm256_mul_pd(a[5], v[2]));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256d dot4(const __m256d a[3], const __m256d b[3]) {
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1])), _mm256_mul_pd(a[2], b[2]));
+}
+
+// a x b, lane by lane (tc_v3_cross's operations).
+__attribute__((target("avx2"), always_inline)) static inline void cross4(const __m256d a[3], const __m256d b[3], __m256d out[3]) {
+    out[0] = _mm256_sub_pd(_mm256_mul_pd(a[1], b[2]), _mm256_mul_pd(a[2], b[1]));
+    out[1] = _mm256_sub_pd(_mm256_mul_pd(a[2], b[0]), _mm256_mul_pd(a[0], b[2]));
+    out[2] = _mm256_sub_pd(_mm256_mul_pd(a[0], b[1]), _mm256_mul_pd(a[1], b[0]));
+}
+
+// least_checked for 4 lanes (tc_v3_basis's choice of axis by a select, then the same
+// operations lane by lane): the lanes where it holds.
+__attribute__((target("avx2"))) static unsigned least_checked4(const __m256d a[6], const __m256d x[3]) {
+    __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    __m256d along_x = _mm256_cmp_pd(_mm256_andnot_pd(sign, x[0]), _mm256_set1_pd(0.57735), _CMP_LT_OQ); // (fabs(x) < 0.57735)
+    __m256d axis[3] = {_mm256_blendv_pd(zero, one, along_x), _mm256_blendv_pd(one, zero, along_x), zero}, c[3], t1[3], t2[3];
+    cross4(axis, x, c);
+    __m256d l = _mm256_sqrt_pd(dot4(c, c)), s = _mm256_div_pd(one, l), unit = _mm256_cmp_pd(l, _mm256_set1_pd(1e-300), _CMP_GT_OQ);
+    for (int k = 0; k < 3; ++k) t1[k] = _mm256_and_pd(_mm256_mul_pd(c[k], s), unit); // (tc_v3_normalize)
+    cross4(x, t1, t2);
+    __m256d ax0[3], ax1[3], ax2[3];
+    sym_times4(a, x, ax0), sym_times4(a, t1, ax1), sym_times4(a, t2, ax2);
+    __m256d mu = dot4(x, ax0), p = dot4(t1, ax1), q = dot4(t2, ax2), b = dot4(t1, ax2), half = _mm256_set1_pd(0.5);
+    __m256d h = _mm256_mul_pd(half, _mm256_sub_pd(p, q));
+    __m256d across = _mm256_sub_pd(_mm256_mul_pd(half, _mm256_add_pd(p, q)), _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(h, h), _mm256_mul_pd(b, b))));
+    __m256d trace = _mm256_andnot_pd(sign, _mm256_add_pd(_mm256_add_pd(a[0], a[3]), a[5]));
+    __m256d bound = _mm256_sub_pd(mu, _mm256_mul_pd(_mm256_set1_pd(1e-12), trace));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(across, bound, _CMP_GE_OQ));
+}
+
+// The normals of samples [i, i + 4) (those before count) from the covariances by entry (cov + k
+// stride, has[] where one was made), least_iterate4 for the iterations.
+__attribute__((target("avx2"))) static void pca_solve4(const tc_real* cov, size_t stride, const uint8_t* has, int i, int count,
+                                                       const tc_vec3* ref, tc_vec3* normal) {
+    __m256d a[6], r[3];
+    for (int k = 0; k < 6; ++k) a[k] = _mm256_loadu_pd(cov + (size_t)k * stride + i);
+    tc_real rl[3][4];
+    for (int q = 0; q < 4; ++q) {
+        tc_vec3 v = i + q < count ? ref[i + q] : tc_v3_zero();
+        rl[0][q] = v.x, rl[1][q] = v.y, rl[2][q] = v.z;
+    }
+    for (int k = 0; k < 3; ++k) r[k] = _mm256_loadu_pd(rl[k]);
+    __m256d x[3];
+    unsigned least = least_iterate4(a, r, x);
+    least &= least_checked4(a, x);
+    tc_real xl[3][4];
+    for (int k = 0; k < 3; ++k) _mm256_storeu_pd(xl[k], x[k]);
+    for (int q = 0; q < 4 && i + q < count; ++q) {
+        if (!has[i + q]) { normal[i + q] = ref[i + q]; continue; }
+        tc_real c[6];
+        for (int k = 0; k < 6; ++k) c[k] = cov[(size_t)k * stride + i + q];
+        normal[i + q] = pca_finish(c, ref[i + q], least >> q & 1, tc_v3(xl[0][q], xl[1][q], xl[2][q]));
+    }
+}
+#endif
+
+// The PCA normal from the points gathered about x (offsets set, weights not yet).
+static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+    tc_real cov[6];
+    if (!pca_covariance(S, g, cov)) return false;
+    *normal = pca_solve(cov, ref);
     return true;
 }
 
@@ -1406,8 +1538,8 @@ __attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface
             __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(src + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(src + ss + q), py);
             __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(src + 2 * ss + q), pz);
             __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
-            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-            if (end - q < LANES) m &= (1u << (end - q)) - 1;
+            int left = end - q; // (the lanes within the run by a select: the tail's branch mispredicted ~1,000 times a call at 20 mm)
+            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ)) & ((1u << (left < LANES ? left : LANES)) - 1);
             __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
             compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
             n += __builtin_popcount(m);
@@ -1464,12 +1596,43 @@ static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     return true;
 }
 
+// Two passes: the covariances of all samples, then their eigenvectors, with AVX2 4 samples at
+// a time (each solve is a latency chain of square roots and divisions). The covariances by
+// entry (6 rows of count + 4, zero where a sample has none: has[i] 0, its normal is ref's).
 void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
     gather g;
+    size_t stride = (size_t)(S->count > 0 ? S->count : 0) + 4, size = 6 * stride * sizeof(tc_real);
+    tc_real* cov = tc_alloc(size);
+    uint8_t* has = tc_alloc(stride);
+    if (!cov || !has) { // (out of memory: one pass)
+        if (cov) tc_free(cov, size);
+        if (has) tc_free(has, stride);
+        for (int i = 0; i < S->count; ++i) {
+            if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
+            if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+        }
+        return;
+    }
     for (int i = 0; i < S->count; ++i) {
         if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
-        if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+        tc_real c[6] = {0};
+        has[i] = pca_covariance(S, &g, c);
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + i] = has[i] ? c[k] : 0;
     }
+    for (size_t t = (size_t)S->count; t < stride; ++t) // (the padding, read by the last lanes)
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + t] = 0;
+    int i = 0;
+#ifdef TILE_AVX2
+    if (tile_has_avx2())
+        for (; i < S->count; i += 4) pca_solve4(cov, stride, has, i, S->count, ref, normal);
+#endif
+    for (; i < S->count; ++i) {
+        tc_real c[6];
+        for (int k = 0; k < 6; ++k) c[k] = cov[(size_t)k * stride + i];
+        normal[i] = has[i] ? pca_solve(c, ref[i]) : ref[i];
+    }
+    tc_free(cov, size);
+    tc_free(has, stride);
 }
 
 // ---- normal cones ----------------------------------------------------------------------------
