@@ -1503,6 +1503,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     tc_array_reserve(&table.fits, table.fits.count + seeds);
     tc_array_reserve(out, out->count + seeds);
     if (fits) tc_array_reserve(fits, fits->count + seeds);
+    sample_fits spare; // (a seed's pair when fits is NULL or has no room)
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
@@ -1518,27 +1519,30 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
                 tc_vec3 x;
                 bool ok;
-                sample_fits sf = {0};
+                // The seed's pair is made in place, as the next element of fits (no 392-byte
+                // zeroing and copy per seed; only valid is read where it is false).
+                sample_fits* sf = fits && array_room(fits) ? &fits->data[fits->count] : &spare;
+                sf->valid = false;
                 int entry = -1;
-                bool settled = !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, &sf, &entry);
+                bool settled = !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, sf, &entry);
                 if (!settled) { // the fits did not settle (or exact roots asked for): the exact path
                     ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
-                    sf.valid = false;
+                    sf->valid = false;
                     entry = -1;
                 }
                 if (entry >= 0) fit_table_renew(&table, entry); // (a shared pair, unchanged: not added again)
-                else fit_table_add(&table, &sf);
+                else fit_table_add(&table, sf);
                 if (!ok) continue;
                 if (spacing > 0) {
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
                 }
-                if (!array_room(out) || (fits && !array_room(fits))) {
+                if (!array_room(out) || (fits && sf == &spare)) { // (fits had no room)
                     tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
                     continue;
                 }
                 array_push(out, x);
-                if (fits) array_push(fits, sf);
+                if (fits) fits->count++; // (sf, made in place)
             }
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
