@@ -388,8 +388,18 @@ TC_VECTOR_CLONES static tc_vec3 predict_seed(const tc_points_body* self, const t
 }
 
 // Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
-// (entry: the fit table's entry the pair was loaded from, -1 when made here.)
-typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; tc_real ra, rb; int entry; } seg_node;
+// (fa, fb: the fits, made here (made_a, made_b) or an earlier seed's pair in the fit table or
+// the classification's fit, read where they are: a 392-byte copy per shared pair, whose
+// string-move stores the first model's reads then waited for, is gone. entry: the fit table's
+// entry the pair was loaded from, -1 when made here.)
+typedef struct seg_node {
+    tc_real t, g;
+    const tc_surfel_fit *fa, *fb;
+    tc_vec3 at_a, at_b;
+    tc_real ra, rb;
+    int entry;
+    tc_surfel_fit made_a, made_b;
+} seg_node;
 
 typedef struct seg_model {
     const tc_points_body *A, *B;
@@ -402,12 +412,14 @@ static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
     node->t = t;
     node->entry = -1;
     node->at_a = node->at_b = x;
-    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
+    node->fa = &node->made_a;
+    node->fb = &node->made_b;
+    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->made_a) || !tc_surfel_surface_fit(&m->B->surface, x, &node->made_b))
         return false;
     tc_real h = real_min(m->A->surface.h, m->B->surface.h);
-    node->ra = fit_reach(&m->A->surface, x, &node->fa, h);
-    node->rb = fit_reach(&m->B->surface, x, &node->fb, h);
-    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
+    node->ra = fit_reach(&m->A->surface, x, &node->made_a, h);
+    node->rb = fit_reach(&m->B->surface, x, &node->made_b, h);
+    node->g = m->A->mat.youngs * node->made_a.f - m->B->mat.youngs * node->made_b.f;
     return true;
 }
 
@@ -415,7 +427,7 @@ static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
 static tc_real model_g(tc_real t, void* ctx) {
     const seg_model* m = ctx;
     tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
-    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
+    return m->A->mat.youngs * tc_surfel_fit_value(m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(m->at->fb, x);
 }
 
 static void keep_fits(const seg_node* node, sample_fits* sf) {
@@ -424,11 +436,11 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
     sf->at_b = node->at_b;
     sf->ra = node->ra;
     sf->rb = node->rb;
-    sf->fa = node->fa;
-    sf->fb = node->fb;
+    sf->fa = *node->fa;
+    sf->fb = *node->fb;
 }
 
-// The other way: entry i's settled pair as the node's model (t and g left as they are).
+// The other way: entry i's settled pair as the node's model, read in place (t and g left as they are).
 static void load_fits(const fit_table* table, int i, seg_node* node) {
     const sample_fits* sf = &table->fits.data[i];
     node->entry = i;
@@ -436,8 +448,8 @@ static void load_fits(const fit_table* table, int i, seg_node* node) {
     node->at_b = sf->at_b;
     node->ra = sf->ra;
     node->rb = sf->rb;
-    node->fa = sf->fa;
-    node->fb = sf->fb;
+    node->fa = &sf->fa;
+    node->fb = &sf->fb;
 }
 
 // The root in [0, 1] of the quadratic through (0, g0), (1/2, gm), (1, g1), where g0 and g1
@@ -463,10 +475,10 @@ static bool quadratic_root(tc_real g0, tc_real gm, tc_real g1, tc_real* t) {
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
 // the fits the root was settled with (*entry: the table entry they are, -1 when new). A root beyond the fits' reach takes an earlier seed's
 // fits that reach it as the next model (first round only), else both surfaces are fitted there.
-// (node is the caller's and is changed: it ends as the last model.)
+// (node is the caller's and is changed; a refitted root's node and it take turns as the model.)
 static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
                          sample_fits* sf, int* entry) {
-    seg_node root;
+    seg_node other_node, *root = &other_node;
     for (int round = 0; round < 4; ++round) {
         m->at = node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
@@ -475,8 +487,8 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
             return false;
         tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
         if (tc_v3_dist(x, node->at_a) < node->ra && tc_v3_dist(x, node->at_b) < node->rb) { // within the fits' reach (fits_reach)
-            *fa = tc_surfel_fit_value(&node->fa, x);
-            *fb = tc_surfel_fit_value(&node->fb, x);
+            *fa = tc_surfel_fit_value(node->fa, x);
+            *fb = tc_surfel_fit_value(node->fb, x);
             keep_fits(node, sf);
             *entry = node->entry;
             return true;
@@ -486,14 +498,16 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
             load_fits(table, shared, node);
             continue;
         }
-        if (!fit_node(m, *t, &root)) return false;
-        *fa = root.fa.f;
-        *fb = root.fb.f;
-        keep_fits(&root, sf);
+        if (!fit_node(m, *t, root)) return false;
+        *fa = root->made_a.f;
+        *fb = root->made_b.f;
+        keep_fits(root, sf);
         *entry = -1;
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
-        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
-        *node = root;
+        if (root->g == 0 || fabs(root->g) <= 1e-4 * h * slope) return true;
+        seg_node* last = node; // (the root's node is the next model; the last one's room takes the next root)
+        node = root;
+        root = last;
     }
     return false;
 }
@@ -524,11 +538,11 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
         node.g = 0; // not used: the first round works on the fits alone
     } else if (!approx && t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
         const tc_surfel_surface* S = &self->surface;
-        tc_surfel_fit* f_self = self == A ? &node.fa : &node.fb;
+        tc_surfel_fit* f_self = &node.made_a;
         if (!tc_surfel_surface_fit(S, x0, f_self)) return false;
         tc_real r_self = fit_reach(S, x0, f_self, h), r_other = fit_reach(&other->surface, s, fo, h);
-        if (self == A) { node.fb = *fo; node.at_a = x0; node.at_b = s; node.ra = r_self; node.rb = r_other; }
-        else { node.fa = *fo; node.at_b = x0; node.at_a = s; node.rb = r_self; node.ra = r_other; }
+        if (self == A) { node.fa = f_self; node.fb = fo; node.at_a = x0; node.at_b = s; node.ra = r_self; node.rb = r_other; }
+        else { node.fb = f_self; node.fa = fo; node.at_b = x0; node.at_a = s; node.rb = r_self; node.ra = r_other; }
         node.t = t0;
         node.entry = -1;
         node.g = 0; // not used: the first round works on the fits alone
