@@ -161,7 +161,7 @@ typedef TC_ARRAY(sample_fits) fits_array;
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach of the next one's first point and serves as its first
 // model (the root is then accepted or refitted exactly as with a fresh pair). The search
-// reads only the entries (the fits' points and reaches, 96 bytes); the pairs (392 bytes) are
+// reads only the entries (the fits' points and reaches, 112 bytes); the pairs (392 bytes) are
 // kept apart at the same index.
 // (ra2, rb2: the squared reaches a little widened, which pass every point in reach before its
 // square root is taken.)
@@ -474,8 +474,9 @@ static bool quadratic_root(tc_real g0, tc_real gm, tc_real g1, tc_real* t) {
 }
 
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
-// the fits the root was settled with (*entry: the table entry they are, -1 when new). A root beyond the fits' reach takes an earlier seed's
-// fits that reach it as the next model (first round only), else both surfaces are fitted there.
+// the fits the root was settled with (*entry: the table entry they are, -1 when new). A root
+// beyond the fits' reach takes an earlier seed's fits that reach it as the next model (first
+// round only), else both surfaces are fitted there.
 // (node is the caller's and is changed; a refitted root's node and it take turns as the model.)
 static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
                          sample_fits* sf, int* entry) {
