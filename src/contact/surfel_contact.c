@@ -1540,7 +1540,8 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 sample_fits* sf = fits && array_room(fits) ? &fits->data[fits->count] : &spare;
                 sf->valid = false;
                 int entry = -1;
-                bool settled = !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, sf, &entry);
+                bool settled =
+                    !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, sf, &entry);
                 if (!settled) { // the fits did not settle (or exact roots asked for): the exact path
                     ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
                     sf->valid = false;
