@@ -163,10 +163,12 @@ typedef TC_ARRAY(sample_fits) fits_array;
 // Seeds of both bodies land on the same contact surface, about 0.5 h apart: a pair made for
 // one is often within the reach of the next one's first point and serves as its first
 // model (the root is then accepted or refitted exactly as with a fresh pair). The search
-// reads only the entries (the fits' points and reaches, 96 bytes); the pairs (392 bytes) are
+// reads only the entries (the fits' points and reaches, 112 bytes); the pairs (392 bytes) are
 // kept apart at the same index.
+// (ra2, rb2: the squared reaches a little widened, which pass every point in reach before its
+// square root is taken.)
 enum { FIT_BUCKETS = 4096 };
-typedef struct fit_entry { tc_vec3 at_a, at_b; tc_real ra, rb; int64_t key[3]; int next; } fit_entry;
+typedef struct fit_entry { tc_vec3 at_a, at_b; tc_real ra, rb, ra2, rb2; int64_t key[3]; int next; } fit_entry;
 typedef TC_ARRAY(fit_entry) fit_entry_array;
 typedef struct fit_table {
     tc_real cell, inv_cell;
@@ -208,8 +210,14 @@ static uint64_t hash_z(int64_t k) { return (uint64_t)k * 0x165667B19E3779F9ull; 
 static int bucket_of(uint64_t v) { return (int)(v >> 52); } // (the top 12 bits: FIT_BUCKETS)
 static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) + hash_y(key[1]) + hash_z(key[2])); }
 
+// A bound on the squared distances within reach r: sqrt(d2) < r implies d2 < r^2 (1 + 1e-9)
+// (sqrt is correctly rounded). Tested first, it leaves the square roots to the entries that
+// pass: at 20 mm a find meets 5.3 entries of its cells, 1.0 of them passes (seed stage ~1%
+// faster, within the noise).
+static tc_real reach_bound2(tc_real r) { return r * r * (1 + 1e-9); }
+
 static void fit_table_add(fit_table* t, const sample_fits* sf) {
-    fit_entry e = {sf->at_a, sf->at_b, sf->ra, sf->rb, {0, 0, 0}, -1};
+    fit_entry e = {sf->at_a, sf->at_b, sf->ra, sf->rb, reach_bound2(sf->ra), reach_bound2(sf->rb), {0, 0, 0}, -1};
     if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
     int b = fit_bucket(e.key);
     e.next = t->head[b];
@@ -221,11 +229,24 @@ static void fit_table_add(fit_table* t, const sample_fits* sf) {
     t->head[b] = t->entries.count - 1;
 }
 
-// The entry whose fits both reach x and whose A point is closest to it, or NULL.
-static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
+// A seed that settled on entry i's pair (unchanged): i moves to the head of its bucket's list,
+// where a copy of the pair would have been added. The walks then meet the distinct pairs in the
+// same order as with the copy (a copy wins every tie with its original, which comes later in
+// the same list), so every later find returns the same pair, ties included, from a table of
+// ~240 entries instead of 653 at 20 mm (64% of the seeds settle on a shared pair).
+static void fit_table_renew(fit_table* t, int i) {
+    int b = fit_bucket(t->entries.data[i].key), *link = &t->head[b];
+    while (*link != i) link = &t->entries.data[*link].next; // (i is in this list)
+    *link = t->entries.data[i].next;
+    t->entries.data[i].next = t->head[b];
+    t->head[b] = i;
+}
+
+// The entry whose fits both reach x and whose A point is closest to it, or -1.
+static int fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
     int64_t lo[3], hi[3];
     tc_real w = FIT_REACH_FLAT * 1.000001 * h; // the reach (fits_reach), a little wider: no rounding at its edge drops a cell
-    if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return NULL;
+    if (!fit_cell(t, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(t, tc_v3_add(x, tc_v3(w, w, w)), hi)) return -1;
     int best = -1;
     tc_real best_d = INFINITY;
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
@@ -235,12 +256,14 @@ static const sample_fits* fit_table_find(const fit_table* t, tc_vec3 x, tc_real 
                 for (int i = t->head[bucket_of(hash_x(cx) + row)]; i >= 0; i = t->entries.data[i].next) {
                     const fit_entry* e = &t->entries.data[i];
                     if (e->key[0] != cx || e->key[1] != cy || e->key[2] != cz) continue;
-                    tc_real d = tc_v3_dist(x, e->at_a); // (fits_reach's test, its distance kept)
-                    if (!(d < e->ra) || !(tc_v3_dist(x, e->at_b) < e->rb)) continue;
+                    tc_real da2 = tc_v3_len2(tc_v3_sub(x, e->at_a)), db2 = tc_v3_len2(tc_v3_sub(x, e->at_b));
+                    if (!(da2 < e->ra2) || !(db2 < e->rb2)) continue; // (beyond a reach, no square root)
+                    tc_real d = sqrt(da2); // (fits_reach's test, its distance kept)
+                    if (!(d < e->ra) || !(sqrt(db2) < e->rb)) continue;
                     if (d < best_d) { best_d = d; best = i; }
                 }
         }
-    return best >= 0 ? &t->fits.data[best] : NULL;
+    return best;
 }
 
 // The samples the resampling keeps, in seed order: a sample closer than half a spacing to an
@@ -368,7 +391,18 @@ TC_VECTOR_CLONES static tc_vec3 predict_seed(const tc_points_body* self, const t
 }
 
 // Both bodies' fits (at x(t) of the segment unless made elsewhere: at_a, at_b) and F there.
-typedef struct seg_node { tc_real t, g; tc_surfel_fit fa, fb; tc_vec3 at_a, at_b; tc_real ra, rb; } seg_node;
+// (fa, fb: the fits, made here (made_a, made_b) or an earlier seed's pair in the fit table or
+// the classification's fit, read where they are: a 392-byte copy per shared pair, whose
+// string-move stores the first model's reads then waited for, is gone. entry: the fit table's
+// entry the pair was loaded from, -1 when made here.)
+typedef struct seg_node {
+    tc_real t, g;
+    const tc_surfel_fit *fa, *fb;
+    tc_vec3 at_a, at_b;
+    tc_real ra, rb;
+    int entry;
+    tc_surfel_fit made_a, made_b;
+} seg_node;
 
 typedef struct seg_model {
     const tc_points_body *A, *B;
@@ -379,13 +413,16 @@ typedef struct seg_model {
 static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
     tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
     node->t = t;
+    node->entry = -1;
     node->at_a = node->at_b = x;
-    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->fa) || !tc_surfel_surface_fit(&m->B->surface, x, &node->fb))
+    node->fa = &node->made_a;
+    node->fb = &node->made_b;
+    if (!tc_surfel_surface_fit(&m->A->surface, x, &node->made_a) || !tc_surfel_surface_fit(&m->B->surface, x, &node->made_b))
         return false;
     tc_real h = real_min(m->A->surface.h, m->B->surface.h);
-    node->ra = fit_reach(&m->A->surface, x, &node->fa, h);
-    node->rb = fit_reach(&m->B->surface, x, &node->fb, h);
-    node->g = m->A->mat.youngs * node->fa.f - m->B->mat.youngs * node->fb.f;
+    node->ra = fit_reach(&m->A->surface, x, &node->made_a, h);
+    node->rb = fit_reach(&m->B->surface, x, &node->made_b, h);
+    node->g = m->A->mat.youngs * node->made_a.f - m->B->mat.youngs * node->made_b.f;
     return true;
 }
 
@@ -393,7 +430,7 @@ static bool fit_node(const seg_model* m, tc_real t, seg_node* node) {
 static tc_real model_g(tc_real t, void* ctx) {
     const seg_model* m = ctx;
     tc_vec3 x = tc_v3_lerp(m->from, m->to, t);
-    return m->A->mat.youngs * tc_surfel_fit_value(&m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(&m->at->fb, x);
+    return m->A->mat.youngs * tc_surfel_fit_value(m->at->fa, x) - m->B->mat.youngs * tc_surfel_fit_value(m->at->fb, x);
 }
 
 static void keep_fits(const seg_node* node, sample_fits* sf) {
@@ -402,18 +439,20 @@ static void keep_fits(const seg_node* node, sample_fits* sf) {
     sf->at_b = node->at_b;
     sf->ra = node->ra;
     sf->rb = node->rb;
-    sf->fa = node->fa;
-    sf->fb = node->fb;
+    sf->fa = *node->fa;
+    sf->fb = *node->fb;
 }
 
-// The other way: a settled pair as the node's model (t and g left as they are).
-static void load_fits(const sample_fits* sf, seg_node* node) {
+// The other way: entry i's settled pair as the node's model, read in place (t and g left as they are).
+static void load_fits(const fit_table* table, int i, seg_node* node) {
+    const sample_fits* sf = &table->fits.data[i];
+    node->entry = i;
     node->at_a = sf->at_a;
     node->at_b = sf->at_b;
     node->ra = sf->ra;
     node->rb = sf->rb;
-    node->fa = sf->fa;
-    node->fb = sf->fb;
+    node->fa = &sf->fa;
+    node->fb = &sf->fb;
 }
 
 // The root in [0, 1] of the quadratic through (0, g0), (1/2, gm), (1, g1), where g0 and g1
@@ -437,12 +476,13 @@ static bool quadratic_root(tc_real g0, tc_real gm, tc_real g1, tc_real* t) {
 }
 
 // Root of F on the segment, starting from the fits of `node`: *t, the two f values there and
-// the fits the root was settled with. A root beyond the fits' reach takes an earlier seed's
-// fits that reach it as the next model (first round only), else both surfaces are fitted there.
-// (node is the caller's and is changed: it ends as the last model.)
+// the fits the root was settled with (*entry: the table entry they are, -1 when new). A root
+// beyond the fits' reach takes an earlier seed's fits that reach it as the next model (first
+// round only), else both surfaces are fitted there.
+// (node is the caller's and is changed; a refitted root's node and it take turns as the model.)
 static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, tc_real len, tc_real h, tc_real* t, tc_real* fa, tc_real* fb,
-                         sample_fits* sf) {
-    seg_node root;
+                         sample_fits* sf, int* entry) {
+    seg_node other_node, *root = &other_node;
     for (int round = 0; round < 4; ++round) {
         m->at = node;
         tc_real g0 = model_g(0, m), g1 = model_g(1, m);
@@ -451,23 +491,27 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
             return false;
         tc_vec3 x = tc_v3_lerp(m->from, m->to, *t);
         if (tc_v3_dist(x, node->at_a) < node->ra && tc_v3_dist(x, node->at_b) < node->rb) { // within the fits' reach (fits_reach)
-            *fa = tc_surfel_fit_value(&node->fa, x);
-            *fb = tc_surfel_fit_value(&node->fb, x);
+            *fa = tc_surfel_fit_value(node->fa, x);
+            *fb = tc_surfel_fit_value(node->fb, x);
             keep_fits(node, sf);
+            *entry = node->entry;
             return true;
         }
-        const sample_fits* shared = round == 0 ? fit_table_find(table, x, h) : NULL;
-        if (shared) { // an earlier seed's fits reach the root: they are the next model (once)
-            load_fits(shared, node);
+        int shared = round == 0 ? fit_table_find(table, x, h) : -1;
+        if (shared >= 0) { // an earlier seed's fits reach the root: they are the next model (once)
+            load_fits(table, shared, node);
             continue;
         }
-        if (!fit_node(m, *t, &root)) return false;
-        *fa = root.fa.f;
-        *fb = root.fb.f;
-        keep_fits(&root, sf);
+        if (!fit_node(m, *t, root)) return false;
+        *fa = root->made_a.f;
+        *fb = root->made_b.f;
+        keep_fits(root, sf);
+        *entry = -1;
         tc_real slope = fabs(g1 - g0) / len; // |dF/dx| along the segment: |F| as a distance
-        if (root.g == 0 || fabs(root.g) <= 1e-4 * h * slope) return true;
-        *node = root;
+        if (root->g == 0 || fabs(root->g) <= 1e-4 * h * slope) return true;
+        seg_node* last = node; // (the root's node is the next model; the last one's room takes the next root)
+        node = root;
+        root = last;
     }
     return false;
 }
@@ -475,13 +519,15 @@ static bool root_on_fits(seg_model* m, const fit_table* table, seg_node* node, t
 // Surfel k of `self` inside `other` (fo: other's fit at the surfel, or with approx a model of
 // other near it): the segment to the surfel's projection on fo and the root of F on it. False
 // when the root search on the fits does not settle (the caller then takes the exact path).
+// *entry: the fit table's entry whose pair the root settled with, -1 when a new pair (sf).
 static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B, const tc_points_body* self, const tc_points_body* other,
                                 int k, const tc_surfel_fit* fo, bool approx, const fit_table* table, tc_vec3* out, bool* inside,
-                                sample_fits* sf) {
+                                sample_fits* sf, int* entry) {
     tc_vec3 s = self->s[k], x2 = tc_v3_madd(s, -fo->f, fo->n);
     tc_real h = real_min(A->surface.h, B->surface.h), len = fabs(fo->f);
     *inside = true;
     sf->valid = false;
+    *entry = -1;
     if (len < 1e-12) { *out = s; return true; }
     // Along the segment f_self falls from 0 to about -len and f_other rises from -len to 0,
     // so F vanishes near t = E_other / (E_self + E_other): the first models are made there.
@@ -489,24 +535,25 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
     seg_model m = {A, B, s, x2, NULL};
     seg_node node;
     tc_vec3 x0 = tc_v3_lerp(s, x2, t0);
-    const sample_fits* shared = fit_table_find(table, x0, h);
-    if (shared) { // an earlier seed's fits reach x0: no new fit
-        load_fits(shared, &node);
+    int shared = fit_table_find(table, x0, h);
+    if (shared >= 0) { // an earlier seed's fits reach x0: no new fit
+        load_fits(table, shared, &node);
         node.t = t0;
         node.g = 0; // not used: the first round works on the fits alone
     } else if (!approx && t0 * len < 0.25 * h) { // other's fit at the surfel reaches t0: fit only self there
         const tc_surfel_surface* S = &self->surface;
-        tc_surfel_fit* f_self = self == A ? &node.fa : &node.fb;
+        tc_surfel_fit* f_self = &node.made_a;
         if (!tc_surfel_surface_fit(S, x0, f_self)) return false;
         tc_real r_self = fit_reach(S, x0, f_self, h), r_other = fit_reach(&other->surface, s, fo, h);
-        if (self == A) { node.fb = *fo; node.at_a = x0; node.at_b = s; node.ra = r_self; node.rb = r_other; }
-        else { node.fa = *fo; node.at_b = x0; node.at_a = s; node.rb = r_self; node.ra = r_other; }
+        if (self == A) { node.fa = f_self; node.fb = fo; node.at_a = x0; node.at_b = s; node.ra = r_self; node.rb = r_other; }
+        else { node.fb = f_self; node.fa = fo; node.at_b = x0; node.at_a = s; node.rb = r_self; node.ra = r_other; }
         node.t = t0;
+        node.entry = -1;
         node.g = 0; // not used: the first round works on the fits alone
     } else if (!fit_node(&m, t0, &node))
         return false;
     tc_real t, fa, fb;
-    if (!root_on_fits(&m, table, &node, len, h, &t, &fa, &fb, sf)) return false;
+    if (!root_on_fits(&m, table, &node, len, h, &t, &fa, &fb, sf, entry)) return false;
     *out = tc_v3_lerp(s, x2, t);
     tc_real tol = 1e-3 * h; // non-convex overlap: drop samples that left the overlap
     *inside = fa <= tol && fb <= tol;
@@ -1535,6 +1582,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     tc_array_reserve(&table.fits, table.fits.count + seeds);
     tc_array_reserve(out, out->count + seeds);
     if (fits) tc_array_reserve(fits, fits->count + seeds);
+    sample_fits spare; // (a seed's pair when fits is NULL or has no room)
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
@@ -1550,24 +1598,31 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
                 tc_vec3 x;
                 bool ok;
-                sample_fits sf = {0};
-                bool settled = !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, &sf);
+                // The seed's pair is made in place, as the next element of fits (no 392-byte
+                // zeroing and copy per seed; only valid is read where it is false).
+                sample_fits* sf = fits && array_room(fits) ? &fits->data[fits->count] : &spare;
+                sf->valid = false;
+                int entry = -1;
+                bool settled =
+                    !exact_roots && seed_sample_on_fits(A, B, self, other, k, fo, cls[s].approx[slot], &table, &x, &ok, sf, &entry);
                 if (!settled) { // the fits did not settle (or exact roots asked for): the exact path
                     ok = seed_sample(A, B, self, other, k, fo->f, fo->n, &x);
-                    sf.valid = false;
+                    sf->valid = false;
+                    entry = -1;
                 }
-                fit_table_add(&table, &sf);
+                if (entry >= 0) fit_table_renew(&table, entry); // (a shared pair, unchanged: not added again)
+                else fit_table_add(&table, sf);
                 if (!ok) continue;
                 if (spacing > 0) {
                     if (cover_within(&cover, x, 0.5 * spacing)) continue; // the resampling would delete it
                     cover_add(&cover, x);
                 }
-                if (!array_room(out) || (fits && !array_room(fits))) {
+                if (!array_room(out) || (fits && sf == &spare)) { // (fits had no room)
                     tc_surfel_note_out_of_memory(); // (a sample and its fits, or neither)
                     continue;
                 }
                 array_push(out, x);
-                if (fits) array_push(fits, sf);
+                if (fits) fits->count++; // (sf, made in place)
             }
     }
     for (int s = 0; s < 2; ++s) side_class_free(&cls[s]);
