@@ -1081,7 +1081,7 @@ typedef struct side_class {
     tc_real* upper_at;  ///< per grid position of self's sorted surfels: upper (+inf unclassified), or NULL
     int* slot_at;       ///< per grid position: the slot classified there (read where upper_at is finite)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
-    int first_at;       ///< the first grid position walked: lower_at and upper_at are set from there on (4 past the last walked)
+    int walk_lo[3], walk_hi[3]; ///< the cells walked (lower_at and upper_at are set on their rows' runs, and read only there)
     bool avx2;          ///< neighbour_bound's AVX2 walk runs on this CPU
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
@@ -1156,7 +1156,6 @@ static tc_real neighbour_bound_scalar(const tc_surfel_surface* S, const side_cla
             int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
             if (t >= at) return best; // this row and the later ones are not classified yet
             if (end > at) end = at;
-            if (t < c->first_at) t = c->first_at;
             for (; t < end; ++t) {
                 tc_real lower = c->lower_at[t], up = c->upper_at[t]; // (by grid position: in order along the row)
                 // Unclassified, too low (high) to bound anything, or not above (below) the best
@@ -1185,9 +1184,9 @@ static tc_real neighbour_bound_scalar(const tc_surfel_surface* S, const side_cla
 // neighbour_bound_scalar 4 grid positions at a time without a branch per position (the scalar
 // walk's tests mispredicted: ~500 TSC ticks a call for ~15 positions scanned at 20 mm): per
 // lane the max of the lower bounds and the min of the upper ones with the first position giving
-// it; the lanes past the row's end masked off (their loads read the padding of lower_at,
-// upper_at and S->soa). The same differences, squares, sums, square roots and products as the
-// scalar walk: the same bits.
+// it; the lanes past the row's end masked off (their loads read the marks set past each walked
+// run, or the padding of lower_at, upper_at and S->soa). The same differences, squares, sums,
+// square roots and products as the scalar walk: the same bits.
 __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_surfel_surface* S, const side_class* c, tc_vec3 y, int at,
                                                                     tc_real h, const int lo[3], const int hi[3], tc_real* upper,
                                                                     int* upper_slot) {
@@ -1204,7 +1203,6 @@ __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_sur
             int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
             if (t >= at) goto done; // this row and the later ones are not classified yet
             if (end > at) end = at;
-            if (t < c->first_at) t = c->first_at;
             __m256d last = _mm256_set1_pd(end), pos = _mm256_add_pd(_mm256_set1_pd(t), lane);
             for (; t < end; t += BOUND_LANES, pos = _mm256_add_pd(pos, step)) {
                 __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
@@ -1247,6 +1245,10 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
     *upper_slot = -1;
     int lo[3], hi[3];
     if (!tc_point_grid_range(&S->grid, S->s[k], h, lo, hi)) return -INFINITY;
+    for (int a = 0; a < 3; ++a) { // (no cell outside the walked ones holds a classified surfel)
+        lo[a] = lo[a] > c->walk_lo[a] ? lo[a] : c->walk_lo[a];
+        hi[a] = hi[a] < c->walk_hi[a] ? hi[a] : c->walk_hi[a];
+    }
 #ifdef BOUND_AVX2
     if (c->avx2) return neighbour_bound_avx2(S, c, S->s[k], at, h, lo, hi, upper, upper_slot);
 #endif
@@ -1431,11 +1433,17 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
         return;
     }
-    // Unclassified marks from the first walked position to BOUND_LANES past the last (the
-    // bounds read no position before the first: none there is classified).
-    c->first_at = g->start[(lo[2] * g->dims[1] + lo[1]) * g->dims[0] + lo[0]];
-    int last_at = g->start[(hi[2] * g->dims[1] + hi[1]) * g->dims[0] + hi[0] + 1] + BOUND_LANES;
-    for (int t = c->first_at; t < last_at; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+    // Unclassified marks on the walked rows' runs and BOUND_LANES past each (the AVX2 walk's
+    // masked lanes), the only positions the bounds read: their ranges are clipped to the walked
+    // cells. (From the first walked position to the last, as before, they were all of self's
+    // 10,000 surfels at 20 mm, the walked cube's rows spanning the grid, for ~1,200 walked:
+    // 160 kB written a side.)
+    for (int a = 0; a < 3; ++a) c->walk_lo[a] = lo[a], c->walk_hi[a] = hi[a];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            for (end += t < end ? BOUND_LANES : 0; t < end; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+        }
 #ifdef BOUND_AVX2
     c->avx2 = S->soa && __builtin_cpu_supports("avx2");
 #endif
