@@ -1013,14 +1013,19 @@ static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_rea
 // Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
 // nearest surfel p (within DEEP_REACH h), which the model below stands for: the plane through
 // p facing away from x, f = -|p - x| at x (its projection is p). known: b's surfel nearest to x
-// when the caller found it, else -1 (then searched). hint: a surfel of b (the previous deep
-// candidate's nearest, or -1); the nearest is within |x - hint| of x, so one search of that
-// radius finds it (the same surfel as growing balls).
+// when the caller found it, else -1 (then searched). through: when known is -1, a surfel of b
+// (else -1) the caller would have searched the nearest through (the ball about x holding it,
+// any distance), left to here where the phyxels ask for it. hint: a surfel of b (the previous
+// deep candidate's nearest, or -1); the nearest is within |x - hint| of x, so one search of
+// that radius finds it (the same surfel as growing balls).
 #define DEEP_REACH 10
-static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int through, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
     if (!within_phyxels(b, x, balls)) return false;
     int p = known;
-    if (p < 0) {
+    if (p < 0 && through >= 0) { // (the caller's search: one ball through `through`)
+        tc_real r = tc_v3_dist(x, b->s[through]) * (1 + 1e-9);
+        p = nearest_surfel(b, x, r, r);
+    } else if (p < 0) {
         tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
         if (*hint >= 0) {
             tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
@@ -1086,6 +1091,8 @@ typedef struct side_class {
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
     int reach_hint;     ///< other's surfel (grid position) within the reach of the last candidate that had one, -1 none
+    tc_vec3 near_at;    ///< the last candidate the tangent-plane test searched other's nearest surfel for
+    tc_real beyond2;    ///< (d - reach)^2 with d that distance (less margins) when it was beyond the reach, else -1
     tc_vec3 last_fit_at; ///< the last fitted candidate and its f (last_fit_f = inf: none yet)
     tc_real last_fit_f;
     phyxel_balls balls; ///< other's phyxel balls (for candidates beyond the MLS reach)
@@ -1137,6 +1144,20 @@ static bool side_class_reserve(side_class* c, int nc) {
     }
     c->lower = lower, c->upper = upper, c->state = state, c->fit = fit, c->approx = approx, c->cap = nc;
     return true;
+}
+
+// The distance from a point to other's surfels is 1-Lipschitz: where it is d > reach at the
+// last candidate searched (near_at), every point y with |y - near_at| < d - reach is beyond
+// the reach. Relative margins of 1e-9 (far beyond the rounding of the distances and squares);
+// no square root per test, and one comparison where d is within the reach (most candidates).
+static void beyond_from(side_class* c, tc_vec3 at, tc_real d, tc_real reach) {
+    tc_real room = d * (1 - 1e-9) - reach * (1 + 1e-9);
+    c->near_at = at;
+    c->beyond2 = room > 0 ? room * room : -1; // (NaN d: -1)
+}
+
+static bool beyond_reach(const side_class* c, tc_vec3 y) {
+    return c->beyond2 > 0 && tc_v3_len2(tc_v3_sub(y, c->near_at)) * (1 + 3e-9) < c->beyond2;
 }
 
 // The best lower bound on f_other at surfel k from its classified neighbours within h; *upper
@@ -1256,10 +1277,11 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 }
 
 // A candidate beyond other's MLS reach: deep inside (a seed along the segment to other's
-// nearest surfel, or hidden without a sample when none is near) or outside.
-static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int nearest) {
+// nearest surfel, or hidden without a sample when none is near) or outside. nearest, through:
+// as deep_inside's known and through.
+static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int nearest, int through) {
     tc_surfel_fit* fo = &c->fit[slot];
-    if (!deep_inside(other, y, nearest, &c->deep_hint, &c->balls, fo)) return;
+    if (!deep_inside(other, y, nearest, through, &c->deep_hint, &c->balls, fo)) return;
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
@@ -1283,6 +1305,10 @@ enum { PLANE_UNDECIDED, PLANE_DECIDED, PLANE_BEYOND };
 static int classify_on_plane(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int* nearest) {
     tc_real h = other->surface.h, margin = CLASS_PLANE_MARGIN * h, reach = TC_SURFEL_REACH * h;
     int p = -1, hint = c->plane_hint;
+    // Beyond the reach for sure (beyond_from): the search is left to deep_inside,
+    // through the hint as here, made only where the phyxels hold y (the same nearest; *nearest
+    // stays -1).
+    if (hint >= 0 && beyond_reach(c, y)) return PLANE_BEYOND;
     if (hint >= 0) { // the nearest to y is within |y - hint|: one ball
         tc_real r = tc_v3_dist(y, other->s[hint]) * (1 + 1e-9);
         p = nearest_surfel(other, y, r, r);
@@ -1292,7 +1318,9 @@ static int classify_on_plane(const tc_points_body* other, side_class* c, int slo
     c->plane_hint = p;
     tc_vec3 e = tc_v3_sub(y, other->s[p]);
     tc_real g = tc_v3_dot(e, other->n[p]);
+    c->beyond2 = -1;
     if (!(tc_v3_len2(e) <= reach * reach)) { // (the gather's test: no fit exists at y)
+        beyond_from(c, y, tc_v3_len(e), reach);
         *nearest = p;
         return PLANE_BEYOND;
     }
@@ -1362,7 +1390,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
         // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
         // not defined there, so it bounds no neighbour.
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, -1);
+        classify_deep(other, c, slot, y, -1, -1);
         return;
     }
     tc_surfel_fit* fo = &c->fit[slot];
@@ -1374,12 +1402,12 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
     if (plane == PLANE_DECIDED) return;
     if (plane == PLANE_BEYOND) { // no surfel within 3h: the fit would fail
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, nearest);
+        classify_deep(other, c, slot, y, nearest, nearest < 0 ? c->plane_hint : -1);
         return;
     }
     if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, -1); // beyond the MLS reach
+        classify_deep(other, c, slot, y, -1, -1); // beyond the MLS reach
         return;
     }
     c->lower[slot] = fo->f;
@@ -1397,6 +1425,7 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     *c = (side_class){0};
     c->deep_hint = c->balls.hint = c->plane_hint = c->reach_hint = -1;
     c->last_fit_f = INFINITY;
+    c->beyond2 = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)
     c->classified = tc_calloc((size_t)(c->ns + 63) / 64, sizeof(uint64_t));
