@@ -1022,8 +1022,10 @@ static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_rea
 static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int through, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
     if (!within_phyxels(b, x, balls)) return false;
     int p = known;
-    if (p < 0 && through >= 0) { // (the caller's search: one ball through `through`)
-        tc_real r = tc_v3_dist(x, b->s[through]) * (1 + 1e-9);
+    if (p < 0 && through >= 0) { // one ball, through `through` or the hint if nearer (either holds the nearest)
+        tc_real r = tc_v3_dist(x, b->s[through]);
+        if (*hint >= 0) r = real_min(r, tc_v3_dist(x, b->s[*hint]));
+        r *= 1 + 1e-9;
         p = nearest_surfel(b, x, r, r);
     } else if (p < 0) {
         tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
@@ -1403,6 +1405,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
     if (plane == PLANE_BEYOND) { // no surfel within 3h: the fit would fail
         c->lower[slot] = -INFINITY;
         classify_deep(other, c, slot, y, nearest, nearest < 0 ? c->plane_hint : -1);
+        if (nearest < 0 && c->state[slot] == CLASS_SEED) c->plane_hint = c->deep_hint; // (searched there: y's nearest, as the plane test keeps)
         return;
     }
     if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
