@@ -1123,14 +1123,21 @@ static int nearest_surfel(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_rea
 // Far from b's surface the MLS fit does not exist; the seed's segment then runs from x to b's
 // nearest surfel p (within DEEP_REACH h), which the model below stands for: the plane through
 // p facing away from x, f = -|p - x| at x (its projection is p). known: b's surfel nearest to x
-// when the caller found it, else -1 (then searched). hint: a surfel of b (the previous deep
-// candidate's nearest, or -1); the nearest is within |x - hint| of x, so one search of that
-// radius finds it (the same surfel as growing balls).
+// when the caller found it, else -1 (then searched). through: when known is -1, a surfel of b
+// (else -1) the caller would have searched the nearest through (the ball about x holding it,
+// any distance), left to here where the phyxels ask for it. hint: a surfel of b (the previous
+// deep candidate's nearest, or -1); the nearest is within |x - hint| of x, so one search of
+// that radius finds it (the same surfel as growing balls).
 #define DEEP_REACH 10
-static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
+static bool deep_inside(const tc_points_body* b, tc_vec3 x, int known, int through, int* hint, phyxel_balls* balls, tc_surfel_fit* model) {
     if (!within_phyxels(b, x, balls)) return false;
     int p = known;
-    if (p < 0) {
+    if (p < 0 && through >= 0) { // one ball, through `through` or the hint if nearer (either holds the nearest)
+        tc_real r = tc_v3_dist(x, b->s[through]);
+        if (*hint >= 0) r = real_min(r, tc_v3_dist(x, b->s[*hint]));
+        r *= 1 + 1e-9;
+        p = nearest_surfel(b, x, r, r);
+    } else if (p < 0) {
         tc_real h = b->surface.h, r0 = 1.5 * TC_SURFEL_REACH * h, r_max = DEEP_REACH * h; // (none within the reach)
         if (*hint >= 0) {
             tc_real r = tc_v3_dist(b->s[*hint], x) * (1 + 1e-9);
@@ -1191,11 +1198,13 @@ typedef struct side_class {
     tc_real* upper_at;  ///< per grid position of self's sorted surfels: upper (+inf unclassified), or NULL
     int* slot_at;       ///< per grid position: the slot classified there (read where upper_at is finite)
     tc_real* lower_at;  ///< per grid position of self's sorted surfels: lower (-inf unclassified), or NULL
-    int first_at;       ///< the first grid position walked: lower_at and upper_at are set from there on (4 past the last walked)
+    int walk_lo[3], walk_hi[3]; ///< the cells walked (lower_at and upper_at are set on their rows' runs, and read only there)
     bool avx2;          ///< neighbour_bound's AVX2 walk runs on this CPU
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
     int reach_hint;     ///< other's surfel (grid position) within the reach of the last candidate that had one, -1 none
+    tc_vec3 near_at;    ///< the last candidate the tangent-plane test searched other's nearest surfel for
+    tc_real beyond2;    ///< (d - reach)^2 with d that distance (less margins) when it was beyond the reach, else -1
     tc_vec3 last_fit_at; ///< the last fitted candidate and its f (last_fit_f = inf: none yet)
     tc_real last_fit_f;
     phyxel_balls balls; ///< other's phyxel balls (for candidates beyond the MLS reach)
@@ -1249,6 +1258,20 @@ static bool side_class_reserve(side_class* c, int nc) {
     return true;
 }
 
+// The distance from a point to other's surfels is 1-Lipschitz: where it is d > reach at the
+// last candidate searched (near_at), every point y with |y - near_at| < d - reach is beyond
+// the reach. Relative margins of 1e-9 (far beyond the rounding of the distances and squares);
+// no square root per test, and one comparison where d is within the reach (most candidates).
+static void beyond_from(side_class* c, tc_vec3 at, tc_real d, tc_real reach) {
+    tc_real room = d * (1 - 1e-9) - reach * (1 + 1e-9);
+    c->near_at = at;
+    c->beyond2 = room > 0 ? room * room : -1; // (NaN d: -1)
+}
+
+static bool beyond_reach(const side_class* c, tc_vec3 y) {
+    return c->beyond2 > 0 && tc_v3_len2(tc_v3_sub(y, c->near_at)) * (1 + 3e-9) < c->beyond2;
+}
+
 // The best lower bound on f_other at surfel k from its classified neighbours within h; *upper
 // the best upper bound and *upper_slot the neighbour's slot giving it (-1 none). at: k's grid
 // position. The candidates are classified in grid order, so only the positions before it can
@@ -1266,7 +1289,6 @@ static tc_real neighbour_bound_scalar(const tc_surfel_surface* S, const side_cla
             int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
             if (t >= at) return best; // this row and the later ones are not classified yet
             if (end > at) end = at;
-            if (t < c->first_at) t = c->first_at;
             for (; t < end; ++t) {
                 tc_real lower = c->lower_at[t], up = c->upper_at[t]; // (by grid position: in order along the row)
                 // Unclassified, too low (high) to bound anything, or not above (below) the best
@@ -1295,9 +1317,9 @@ static tc_real neighbour_bound_scalar(const tc_surfel_surface* S, const side_cla
 // neighbour_bound_scalar 4 grid positions at a time without a branch per position (the scalar
 // walk's tests mispredicted: ~500 TSC ticks a call for ~15 positions scanned at 20 mm): per
 // lane the max of the lower bounds and the min of the upper ones with the first position giving
-// it; the lanes past the row's end masked off (their loads read the padding of lower_at,
-// upper_at and S->soa). The same differences, squares, sums, square roots and products as the
-// scalar walk: the same bits.
+// it; the lanes past the row's end masked off (their loads read the marks set past each walked
+// run, or the padding of lower_at, upper_at and S->soa). The same differences, squares, sums,
+// square roots and products as the scalar walk: the same bits.
 __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_surfel_surface* S, const side_class* c, tc_vec3 y, int at,
                                                                     tc_real h, const int lo[3], const int hi[3], tc_real* upper,
                                                                     int* upper_slot) {
@@ -1314,7 +1336,6 @@ __attribute__((target("avx2"))) static tc_real neighbour_bound_avx2(const tc_sur
             int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
             if (t >= at) goto done; // this row and the later ones are not classified yet
             if (end > at) end = at;
-            if (t < c->first_at) t = c->first_at;
             __m256d last = _mm256_set1_pd(end), pos = _mm256_add_pd(_mm256_set1_pd(t), lane);
             for (; t < end; t += BOUND_LANES, pos = _mm256_add_pd(pos, step)) {
                 __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(X + t), px), ey = _mm256_sub_pd(_mm256_loadu_pd(Y + t), py);
@@ -1357,6 +1378,10 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
     *upper_slot = -1;
     int lo[3], hi[3];
     if (!tc_point_grid_range(&S->grid, S->s[k], h, lo, hi)) return -INFINITY;
+    for (int a = 0; a < 3; ++a) { // (no cell outside the walked ones holds a classified surfel)
+        lo[a] = lo[a] > c->walk_lo[a] ? lo[a] : c->walk_lo[a];
+        hi[a] = hi[a] < c->walk_hi[a] ? hi[a] : c->walk_hi[a];
+    }
 #ifdef BOUND_AVX2
     if (c->avx2) return neighbour_bound_avx2(S, c, S->s[k], at, h, lo, hi, upper, upper_slot);
 #endif
@@ -1364,10 +1389,11 @@ static tc_real neighbour_bound(const tc_points_body* self, const side_class* c, 
 }
 
 // A candidate beyond other's MLS reach: deep inside (a seed along the segment to other's
-// nearest surfel, or hidden without a sample when none is near) or outside.
-static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int nearest) {
+// nearest surfel, or hidden without a sample when none is near) or outside. nearest, through:
+// as deep_inside's known and through.
+static void classify_deep(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int nearest, int through) {
     tc_surfel_fit* fo = &c->fit[slot];
-    if (!deep_inside(other, y, nearest, &c->deep_hint, &c->balls, fo)) return;
+    if (!deep_inside(other, y, nearest, through, &c->deep_hint, &c->balls, fo)) return;
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
@@ -1391,6 +1417,10 @@ enum { PLANE_UNDECIDED, PLANE_DECIDED, PLANE_BEYOND };
 static int classify_on_plane(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int* nearest) {
     tc_real h = other->surface.h, margin = CLASS_PLANE_MARGIN * h, reach = TC_SURFEL_REACH * h;
     int p = -1, hint = c->plane_hint;
+    // Beyond the reach for sure (beyond_from): the search is left to deep_inside,
+    // through the hint as here, made only where the phyxels hold y (the same nearest; *nearest
+    // stays -1).
+    if (hint >= 0 && beyond_reach(c, y)) return PLANE_BEYOND;
     if (hint >= 0) { // the nearest to y is within |y - hint|: one ball
         tc_real r = tc_v3_dist(y, other->s[hint]) * (1 + 1e-9);
         p = nearest_surfel(other, y, r, r);
@@ -1400,7 +1430,9 @@ static int classify_on_plane(const tc_points_body* other, side_class* c, int slo
     c->plane_hint = p;
     tc_vec3 e = tc_v3_sub(y, other->s[p]);
     tc_real g = tc_v3_dot(e, other->n[p]);
+    c->beyond2 = -1;
     if (!(tc_v3_len2(e) <= reach * reach)) { // (the gather's test: no fit exists at y)
+        beyond_from(c, y, tc_v3_len(e), reach);
         *nearest = p;
         return PLANE_BEYOND;
     }
@@ -1470,7 +1502,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
         // No surfel within 3h: the fit would fail, the phyxels decide (as below); f is
         // not defined there, so it bounds no neighbour.
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, -1);
+        classify_deep(other, c, slot, y, -1, -1);
         return;
     }
     tc_surfel_fit* fo = &c->fit[slot];
@@ -1482,12 +1514,13 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
     if (plane == PLANE_DECIDED) return;
     if (plane == PLANE_BEYOND) { // no surfel within 3h: the fit would fail
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, nearest);
+        classify_deep(other, c, slot, y, nearest, nearest < 0 ? c->plane_hint : -1);
+        if (nearest < 0 && c->state[slot] == CLASS_SEED) c->plane_hint = c->deep_hint; // (searched there: y's nearest, as the plane test keeps)
         return;
     }
     if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
         c->lower[slot] = -INFINITY;
-        classify_deep(other, c, slot, y, -1); // beyond the MLS reach
+        classify_deep(other, c, slot, y, -1, -1); // beyond the MLS reach
         return;
     }
     c->lower[slot] = fo->f;
@@ -1505,6 +1538,7 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
     *c = (side_class){0};
     c->deep_hint = c->balls.hint = c->plane_hint = c->reach_hint = -1;
     c->last_fit_f = INFINITY;
+    c->beyond2 = -1;
     c->ns = self->ns > 0 ? self->ns : 1;
     c->slot_of = tc_alloc((size_t)c->ns * sizeof(int)); // (read only where classified is set: no fill)
     c->classified = tc_calloc((size_t)(c->ns + 63) / 64, sizeof(uint64_t));
@@ -1541,11 +1575,17 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
             if (tc_aabb_contains_point(box, self->s[k])) classify_one(self, other, c, k, -1);
         return;
     }
-    // Unclassified marks from the first walked position to BOUND_LANES past the last (the
-    // bounds read no position before the first: none there is classified).
-    c->first_at = g->start[(lo[2] * g->dims[1] + lo[1]) * g->dims[0] + lo[0]];
-    int last_at = g->start[(hi[2] * g->dims[1] + hi[1]) * g->dims[0] + hi[0] + 1] + BOUND_LANES;
-    for (int t = c->first_at; t < last_at; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+    // Unclassified marks on the walked rows' runs and BOUND_LANES past each (the AVX2 walk's
+    // masked lanes), the only positions the bounds read: their ranges are clipped to the walked
+    // cells. (From the first walked position to the last, as before, they were all of self's
+    // 10,000 surfels at 20 mm, the walked cube's rows spanning the grid, for ~1,200 walked:
+    // 160 kB written a side.)
+    for (int a = 0; a < 3; ++a) c->walk_lo[a] = lo[a], c->walk_hi[a] = hi[a];
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * g->dims[1] + cy) * g->dims[0], t = g->start[row + lo[0]], end = g->start[row + hi[0] + 1];
+            for (end += t < end ? BOUND_LANES : 0; t < end; ++t) c->lower_at[t] = -INFINITY, c->upper_at[t] = INFINITY;
+        }
 #ifdef BOUND_AVX2
     c->avx2 = S->soa && __builtin_cpu_supports("avx2");
 #endif
