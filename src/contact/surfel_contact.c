@@ -217,8 +217,9 @@ static int fit_bucket(const int64_t key[3]) { return bucket_of(hash_x(key[0]) + 
 static tc_real reach_bound2(tc_real r) { return r * r * (1 + 1e-9); }
 
 static void fit_table_add(fit_table* t, const sample_fits* sf) {
+    if (!sf->valid) return; // (the rest of an invalid pair may be unset: made in place)
     fit_entry e = {sf->at_a, sf->at_b, sf->ra, sf->rb, reach_bound2(sf->ra), reach_bound2(sf->rb), {0, 0, 0}, -1};
-    if (!sf->valid || !fit_cell(t, sf->at_a, e.key)) return;
+    if (!fit_cell(t, sf->at_a, e.key)) return;
     int b = fit_bucket(e.key);
     e.next = t->head[b];
     if (!array_push(&t->fits, *sf)) return; // (out of memory: not shared)
@@ -729,7 +730,10 @@ typedef TC_ARRAY(gap) gap_array;
 
 // Inserts g into found, kept sorted by (key, j).
 static void gap_insert(gap_array* found, gap g) {
-    array_push(found, g);
+    if (!array_push(found, g)) { // (a gap not found: fewer midpoints, never a write through NULL)
+        tc_surfel_note_out_of_memory();
+        return;
+    }
     int pos = found->count - 1;
     gap* f = found->data;
     while (pos > 0 && (f[pos - 1].key > g.key || (f[pos - 1].key == g.key && f[pos - 1].j > g.j))) {
@@ -1029,6 +1033,10 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
         uint8_t* taken = tc_calloc((size_t)(cand.count > 0 ? cand.count : 1), 1);
+        if (!taken) { // (no midpoints added: holes stay, noted)
+            tc_surfel_note_out_of_memory();
+            break;
+        }
         for (int c = 0; c < cand.count; ++c) {
             int n = tc_point_grid_query(&cgrid, cand.data, cand.data[c], 0.75 * spacing, &near, &cap);
             bool clash = false;
@@ -1779,7 +1787,8 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
         int lo[3], hi[3];
         tc_real r2 = r * r;
         n = listed = 0;
-        if (tc_point_grid_range(grid, pts[i], r, lo, hi))
+        bool in_grid = tc_point_grid_range(grid, pts[i], r, lo, hi);
+        if (in_grid)
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
                 for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                     int row = (cz * grid->dims[1] + cy) * grid->dims[0]; // a row of cells is one run of items
@@ -1792,7 +1801,9 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         knn_insert(best, &n, k, d);
                     }
                 }
-        if (n >= k || n >= count - 1) break;
+        // (A non-finite sample, or grid, is in no cell at any radius: no density, not a growing
+        // ball forever.)
+        if (!in_grid || n >= k || n >= count - 1) break;
     }
     if (n == 0) return 0;
     tc_real rk = sqrt(best[n - 1]);
@@ -1910,6 +1921,8 @@ tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_gr
     int n = 0, listed = 0;
     tc_real r = 1.5 * s->plain.cell;
     for (;; r *= 2) {
+        int lo[3], hi[3];
+        if (!tc_point_grid_range(&s->grid, s->swapped[i], r, lo, hi)) return 0; // (non-finite: in no cell at any radius)
         listed = sample_grid_walk(s, pts, i, r);
         n = 0;
         for (int q = 0; q < listed; ++q) knn_insert(best, &n, k, s->list_d[q]);
@@ -2137,7 +2150,7 @@ bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_g
                 int lo[3] = {INT_MAX, INT_MAX, INT_MAX}, hi[3] = {-1, -1, -1}, kept = 0;
                 for (int q = 0; q < m; ++q) {
                     int l3[3], h3[3], i = members[q];
-                    if (!tc_point_grid_range(g, pts[i], reach, l3, h3)) { // (a NaN: the walk decides)
+                    if (!tc_point_grid_range(g, pts[i], reach, l3, h3)) { // (non-finite: the walk gives 0)
                         rho[i] = tc_surfel_contact_density(pts, count, g, i, DENSITY_K);
                         continue;
                     }
@@ -2152,7 +2165,9 @@ bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_g
     if (cand) tc_free(cand, n * sizeof(int));
     if (near) tc_free(near, n * sizeof(int));
     if (d) tc_free(d, n * DENSITY_LANES * sizeof(tc_real));
-    return ok;
+    if (!ok) // (no room for the batch's scratch: the walk per sample, the same values)
+        for (int i = 0; i < count; ++i) rho[i] = tc_surfel_contact_density(pts, count, g, i, DENSITY_K);
+    return true;
 }
 
 static tc_vec3 unit_or_zero(tc_vec3 v) {
