@@ -179,7 +179,6 @@ typedef struct distribute_scratch {
     tc_point_grid grid;
     int* all;
     tc_real* weight; ///< np entries: the poly6 weight of each near phyxel
-    tc_real* d2_of;  ///< np entries: squared distance of each marked phyxel
     uint64_t* mark;  ///< one bit per phyxel: within the support (all clear between calls)
     int words;       ///< entries of mark
     tc_real h;   ///< default support (twice the mean phyxel radius)
@@ -192,7 +191,7 @@ typedef struct distribute_scratch {
 
 // Marks the phyxels strictly within h of p (the grid's cells of the ball, row by row; a bit
 // per phyxel, so that reading the bits word by word lists them in index order without a
-// sort) and keeps their squared distances; returns their count.
+// sort); returns their count.
 static int mark_within(const tc_points_body* b, distribute_scratch* w, tc_vec3 p, tc_real h) {
     const tc_point_grid* g = &w->grid;
     int lo[3], hi[3], count = 0;
@@ -205,7 +204,6 @@ static int mark_within(const tc_points_body* b, distribute_scratch* w, tc_vec3 p
                 int i = g->items[t];
                 tc_real d2 = tc_v3_len2(tc_v3_sub(b->x[i], p));
                 int in = d2 < h2; // branch-free: about half of the scanned phyxels are outside
-                w->d2_of[i] = d2;
                 w->mark[i >> 6] |= (uint64_t)in << (i & 63);
                 count += in;
             }
@@ -410,7 +408,6 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     ok = tc_point_grid_build(&cells, p, count, 0.25 * w.h) && ok;
     w.all = tc_alloc((size_t)b->np * sizeof(int));
     w.weight = tc_alloc((size_t)b->np * sizeof(tc_real));
-    w.d2_of = tc_alloc((size_t)b->np * sizeof(tc_real));
     w.words = (b->np + 63) / 64;
     w.mark = tc_calloc((size_t)w.words, sizeof(uint64_t));
     w.share = tc_alloc((size_t)count * sizeof(sample_share));
@@ -419,7 +416,7 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     // without it the weights grow as needed. (A ~0.6 MB block a body at 20 mm, as the entries
     // were: its free keeps glibc's raised mmap threshold, so no page faults a call.)
     if (ok && count < (1 << 20)) (void)tc_array_reserve(&w.lane_w, count * (b->np < 32 ? SAMPLE_LANES * b->np : 128));
-    ok = ok && w.all && w.weight && w.d2_of && w.mark && w.share;
+    ok = ok && w.all && w.weight && w.mark && w.share;
     tc_real reach = w.h * (1 + 1e-9) + cells.cell * (0.5 * sqrt(3.0) + 1e-6);
     for (int c = 0; ok && c < cells.cell_count; ++c) {
         int begin = cells.start[c], end = cells.start[c + 1];
@@ -441,7 +438,6 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     tc_array_free(&w.grown);
     tc_free(w.all, (size_t)b->np * sizeof(int));
     tc_free(w.weight, (size_t)b->np * sizeof(tc_real));
-    tc_free(w.d2_of, (size_t)b->np * sizeof(tc_real));
     tc_free(w.mark, (size_t)w.words * sizeof(uint64_t));
     tc_point_grid_free(&cells);
     tc_point_grid_free(&w.grid);
