@@ -401,7 +401,10 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     tc_real rmean = 0;
     for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
     w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
-    bool ok = tc_point_grid_build(&w.grid, b->x, b->np, w.h);
+    // Phyxel cells of 0.7 h: a cell's candidate search (reach ~1.22 h) scans fewer phyxels
+    // outside it than with cells of h, for a few more rows (per-call minima at 4/20/40 mm
+    // ~2-5% lower; 0.5 h scans too many rows).
+    bool ok = tc_point_grid_build(&w.grid, b->x, b->np, 0.7 * w.h);
     // Samples grouped by cells of h/4: one candidate list per cell (the phyxels within h plus
     // the cell's half-diagonal of its centre, with a margin for points just outside their
     // cell by rounding), filtered per sample.
