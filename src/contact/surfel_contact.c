@@ -155,8 +155,20 @@ static tc_real fit_reach(const tc_surfel_surface* S, tc_vec3 at, const tc_surfel
     return real_min(r, FIT_DEPTH * h - depth);
 }
 
+// |x - at| < r (tc_v3_dist's test) from the squared distance where it is clear by a margin of
+// 1e-9 (sqrt is correctly rounded: the same answers), the square root taken only in between
+// (for r > 1e-100: its square is a normal number). reproject tests both reaches before and
+// after its Newton steps: four square roots a call, most of them gone (relaxation's
+// re-projections 0.092 -> 0.085 M TSC ticks a call at 20 mm, minima of probed runs).
+static inline bool within(tc_vec3 x, tc_vec3 at, tc_real r) {
+    tc_real d2 = tc_v3_len2(tc_v3_sub(x, at)), r2 = r * r;
+    if (r > 1e-100 && d2 < r2 * (1 - 1e-9)) return true;
+    if (r > 1e-100 && d2 > r2 * (1 + 1e-9)) return false;
+    return sqrt(d2) < r;
+}
+
 // x within the reach of both fits.
-static bool fits_reach(const sample_fits* sf, tc_vec3 x) { return tc_v3_dist(x, sf->at_a) < sf->ra && tc_v3_dist(x, sf->at_b) < sf->rb; }
+static bool fits_reach(const sample_fits* sf, tc_vec3 x) { return within(x, sf->at_a, sf->ra) && within(x, sf->at_b, sf->rb); }
 typedef TC_ARRAY(sample_fits) fits_array;
 
 // Settled fit pairs of the seeds so far, found by the point of their A fit (cells of 1.5 h).
@@ -567,21 +579,6 @@ static bool seed_sample_on_fits(const tc_points_body* A, const tc_points_body* B
 // fitted again there. ref (may be NULL): orientation n_A - n_B of the fits. (|g| is taken once,
 // not per step.)
 // (An AVX2 clone: three-operand scalar code, the same operations, the same bits.)
-// |x - at| < r (tc_v3_dist's test) from the squared distance where it is clear by a margin of
-// 1e-9 (sqrt is correctly rounded: the same answers), the square root taken only in between
-// (for r > 1e-100: its square is a normal number). reproject tests both reaches before and
-// after its Newton steps: four square roots a call, most of them gone (relaxation's
-// re-projections 0.092 -> 0.085 M TSC ticks a call at 20 mm, minima of probed runs).
-static inline bool within(tc_vec3 x, tc_vec3 at, tc_real r) {
-    tc_real d2 = tc_v3_len2(tc_v3_sub(x, at)), r2 = r * r;
-    if (r > 1e-100 && d2 < r2 * (1 - 1e-9)) return true;
-    if (r > 1e-100 && d2 > r2 * (1 + 1e-9)) return false;
-    return sqrt(d2) < r;
-}
-
-// fits_reach by within.
-static inline bool fits_reach_sq(const sample_fits* sf, tc_vec3 x) { return within(x, sf->at_a, sf->ra) && within(x, sf->at_b, sf->rb); }
-
 TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_body* B, tc_vec3* x, sample_fits* sf, tc_vec3* ref) {
     tc_real h = real_min(A->surface.h, B->surface.h), tol = 1e-3 * h, ea = A->mat.youngs, eb = B->mat.youngs;
     sample_fits local; // (zeroed only when used: 400 bytes, ~50 instructions a call)
@@ -590,7 +587,7 @@ TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_
         sf = &local;
     }
     for (int round = 0; round < 4; ++round) {
-        if (!sf->valid || !fits_reach_sq(sf, *x)) {
+        if (!sf->valid || !fits_reach(sf, *x)) {
             sf->valid = false;
             if (!tc_surfel_surface_fit(&A->surface, *x, &sf->fa) || !tc_surfel_surface_fit(&B->surface, *x, &sf->fb)) return false;
             sf->valid = true;
@@ -612,7 +609,7 @@ TC_VECTOR_CLONES static bool reproject(const tc_points_body* A, const tc_points_
             if (fabs(step) * g_len < stop) break;
         }
         *x = y;
-        if (fits_reach_sq(sf, y)) return va <= tol && vb <= tol;
+        if (fits_reach(sf, y)) return va <= tol && vb <= tol;
         sf->valid = false; // landed beyond the fits' reach: fit again there
     }
     return inside_both(A, B, *x);
