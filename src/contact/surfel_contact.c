@@ -168,7 +168,7 @@ static inline bool within(tc_vec3 x, tc_vec3 at, tc_real r) {
 }
 
 // x within the reach of both fits.
-static bool fits_reach(const sample_fits* sf, tc_vec3 x) { return within(x, sf->at_a, sf->ra) && within(x, sf->at_b, sf->rb); }
+static inline bool fits_reach(const sample_fits* sf, tc_vec3 x) { return within(x, sf->at_a, sf->ra) && within(x, sf->at_b, sf->rb); }
 typedef TC_ARRAY(sample_fits) fits_array;
 
 // Settled fit pairs of the seeds so far, found by the point of their A fit (cells of 1.5 h).
