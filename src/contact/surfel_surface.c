@@ -549,6 +549,11 @@ static inline tc_real floor_fast(tc_real v) {
 // all are dropped; 384 were refilled several times at 40 mm). The blocks stay allocated
 // (reused after a drop): ~7 KB per list (~20 KB a reach tile), a few MB for a surface queried
 // all over (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+// A normal cone: unit axis and least cosine of a normal to it (v), and the cache stamp it was
+// made at, side by side: a lookup reads one or two cache lines, not one in each of two arrays
+// (the stamps' and the cones' loads, mostly missed, were a fifth of flat_at's time).
+struct cone_entry { tc_real v[4]; unsigned stamp; };
+
 enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
@@ -569,22 +574,18 @@ struct tc_surfel_tiles {
     /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
     tc_real half_cs[2], half_r2[2];
     signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
-    /// Normal cones (tc_surfel_surface_flat_at) made when first asked for, 4 reals per grid cell
-    /// (unit axis, least cosine to it): of the cell's surfels (cone) and of its 3x3x3 block's
-    /// (bcone, from the cells' cones), valid where their stamp equals `stamp` (a clear moves
-    /// stamp on: no refill of the arrays).
-    tc_real *cone, *bcone;
-    unsigned *cone_stamp, *bcone_stamp;
+    /// Normal cones (tc_surfel_surface_flat_at) made when first asked for, one per grid cell:
+    /// of the cell's surfels (cone) and of its 3x3x3 block's (bcone, from the cells' cones),
+    /// valid where their stamp equals `stamp` (a clear moves stamp on: no refill of the arrays).
+    struct cone_entry *cone, *bcone;
     unsigned stamp;
     int cone_cap;
 };
 
 static void cones_free(struct tc_surfel_tiles* c) {
     if (!c->cone_cap) return;
-    tc_free(c->cone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
-    tc_free(c->bcone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
-    tc_free(c->cone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
-    tc_free(c->bcone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
+    tc_free(c->cone, (size_t)c->cone_cap * sizeof *c->cone);
+    tc_free(c->bcone, (size_t)c->cone_cap * sizeof *c->bcone);
     c->cone_cap = 0;
 }
 
@@ -592,10 +593,7 @@ static void tiles_clear(struct tc_surfel_tiles* c) {
     if (!c) return;
     if (++c->stamp == 0) { // (wrapped: 0 marks cones never made)
         c->stamp = 1;
-        if (c->cone_cap) {
-            memset(c->cone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
-            memset(c->bcone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
-        }
+        for (int i = 0; i < c->cone_cap; ++i) c->cone[i].stamp = c->bcone[i].stamp = 0;
     }
     for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
     c->tiles = 0;
@@ -625,7 +623,6 @@ static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
         mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
         mut->tiles->cone_cap = mut->tiles->stamp = 0;
         mut->tiles->cone = mut->tiles->bcone = NULL;
-        mut->tiles->cone_stamp = mut->tiles->bcone_stamp = NULL;
         tiles_clear(mut->tiles);
     }
     return mut->tiles;
@@ -1645,25 +1642,38 @@ static tc_real cone_cos_sum(tc_real ca, tc_real cb) {
     return c > 0 ? c : -1;
 }
 
+// The normal of the surfel at grid position t: from the copies in grid order when the build
+// made them (the same values, read in a row; S->n[items[t]] jumps about: those loads, mostly
+// missed, were a sixth of flat_at's time), else from S->n.
+static inline tc_vec3 grid_normal(const tc_surfel_surface* S, const tc_real* rec, int t) {
+    if (rec) {
+        const tc_real* c = rec + 6 * (size_t)t;
+        return tc_v3(c[3], c[4], c[5]);
+    }
+    return S->n[S->grid.items[t]];
+}
+
 // The cone of cell's surfels' normals (its axis their normalised sum), made once per cache stamp.
 static const tc_real* cell_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, int cell) {
-    tc_real* cone = tc->cone + 4 * (size_t)cell;
-    if (tc->cone_stamp[cell] == tc->stamp) return cone;
+    struct cone_entry* entry = &tc->cone[cell];
+    tc_real* cone = entry->v;
+    if (entry->stamp == tc->stamp) return cone;
     const tc_point_grid* g = &S->grid;
+    const tc_real* rec = S->cs && S->rec && S->soa ? S->rec : NULL; // (all three made: filled)
     tc_vec3 sum = tc_v3_zero();
-    for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, S->n[g->items[t]]);
+    for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, grid_normal(S, rec, t));
     tc_real len = tc_v3_len(sum), least = -1;
     tc_vec3 axis = tc_v3_zero();
     if (len > 1e-12) {
         axis = tc_v3_scale(sum, 1 / len);
         least = 1;
         for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) {
-            tc_real c = tc_v3_dot(S->n[g->items[t]], axis);
+            tc_real c = tc_v3_dot(grid_normal(S, rec, t), axis);
             least = c < least ? c : least;
         }
     }
     cone[0] = axis.x, cone[1] = axis.y, cone[2] = axis.z, cone[3] = least;
-    tc->cone_stamp[cell] = tc->stamp;
+    entry->stamp = tc->stamp;
     return cone;
 }
 
@@ -1671,15 +1681,14 @@ static const tc_real* cell_cone(const tc_surfel_surface* S, struct tc_surfel_til
 // out of memory (the old ones are kept).
 static bool cones_reserve(struct tc_surfel_tiles* tc, int n) {
     if (tc->cone_cap >= n) return true;
-    size_t reals = 4 * (size_t)n * sizeof(tc_real), stamps = (size_t)n * sizeof(unsigned);
-    tc_real *cone = tc_alloc(reals), *bcone = tc_alloc(reals);
-    unsigned *cone_stamp = tc_calloc((size_t)n, sizeof(unsigned)), *bcone_stamp = tc_calloc((size_t)n, sizeof(unsigned));
-    if (!cone || !bcone || !cone_stamp || !bcone_stamp) {
-        tc_free(cone, reals), tc_free(bcone, reals), tc_free(cone_stamp, stamps), tc_free(bcone_stamp, stamps);
+    struct cone_entry *cone = tc_alloc((size_t)n * sizeof *cone), *bcone = tc_alloc((size_t)n * sizeof *bcone);
+    if (!cone || !bcone) {
+        tc_free(cone, (size_t)n * sizeof *cone), tc_free(bcone, (size_t)n * sizeof *bcone);
         return false;
     }
+    for (int i = 0; i < n; ++i) cone[i].stamp = bcone[i].stamp = 0; // (the stamps alone: a calloc cleared 1.4 MB a surface)
     cones_free(tc);
-    tc->cone = cone, tc->bcone = bcone, tc->cone_stamp = cone_stamp, tc->bcone_stamp = bcone_stamp, tc->cone_cap = n;
+    tc->cone = cone, tc->bcone = bcone, tc->cone_cap = n;
     return true;
 }
 
@@ -1689,8 +1698,9 @@ static bool cones_reserve(struct tc_surfel_tiles* tc, int n) {
 static const tc_real* block_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3]) {
     const tc_point_grid* g = &S->grid;
     int self = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0], lo[3], hi[3];
-    tc_real* out = tc->bcone + 4 * (size_t)self;
-    if (tc->bcone_stamp[self] == tc->stamp) return out;
+    struct cone_entry* entry = &tc->bcone[self];
+    tc_real* out = entry->v;
+    if (entry->stamp == tc->stamp) return out;
     for (int k = 0; k < 3; ++k) {
         lo[k] = c[k] > 0 ? c[k] - 1 : 0;
         hi[k] = c[k] < g->dims[k] - 1 ? c[k] + 1 : g->dims[k] - 1;
@@ -1716,7 +1726,7 @@ static const tc_real* block_cone(const tc_surfel_surface* S, struct tc_surfel_ti
         least = ci < least ? ci : least;
     }
     out[0] = axis.x, out[1] = axis.y, out[2] = axis.z, out[3] = least;
-    tc->bcone_stamp[self] = tc->stamp;
+    entry->stamp = tc->stamp;
     return out;
 }
 
