@@ -1814,8 +1814,8 @@ tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_
                         knn_insert(best, &n, k, d);
                     }
                 }
-        // (A non-finite sample, or grid, is in no cell at any radius: no density, not a growing
-        // ball forever.)
+        // (A non-finite sample, or a grid whose extent overflowed (coordinates near DBL_MAX),
+        // is in no cell at any radius: no density, not a growing ball forever.)
         if (!in_grid || n >= k || n >= count - 1) break;
     }
     if (n == 0) return 0;

@@ -358,11 +358,14 @@ static bool record_cell(const tc_points_body* b, distribute_scratch* w, int list
             tc_vec3 pl = p[items[t + (l < m ? l : m - 1)]];
             lanes[l] = pl.x, lanes[SAMPLE_LANES + l] = pl.y, lanes[2 * SAMPLE_LANES + l] = pl.z;
         }
-        if (w->lane_w.count > INT_MAX - SAMPLE_LANES * n || w->lane_bits.count > INT_MAX - SAMPLE_LANES * words) return false;
+        if (n > (INT_MAX - w->lane_w.count) / SAMPLE_LANES || words > (INT_MAX - w->lane_bits.count) / SAMPLE_LANES) return false;
         if (!tc_array_reserve(&w->lane_w, w->lane_w.count + SAMPLE_LANES * n)) return false;
         if (!tc_array_reserve(&w->lane_bits, w->lane_bits.count + SAMPLE_LANES * words)) return false;
-        lane_weights(b->x, w->lists.data + list, n, lanes, h2, factor, w->lane_w.data + w->lane_w.count, w->lane_bits.data + w->lane_bits.count,
-                     sums, inside);
+        if (n == 0) // (no candidates: lane_weights' zero sums and counts, without its pointers into arrays maybe never allocated)
+            for (int l = 0; l < SAMPLE_LANES; ++l) sums[l] = 0, inside[l] = 0;
+        else
+            lane_weights(b->x, w->lists.data + list, n, lanes, h2, factor, w->lane_w.data + w->lane_w.count,
+                         w->lane_bits.data + w->lane_bits.count, sums, inside);
         for (int l = 0; l < m; ++l) {
             sample_share share = {list, n, w->lane_w.count, w->lane_bits.count, sums[l]};
             if (!record_share(b, w, share, l, inside[l], p[items[t + l]], items[t + l])) return false;
