@@ -10,10 +10,12 @@ set xlabel 'colliding surfels (both bodies)'
 set ylabel 'contact handling per sub-step (ms)'
 set grid
 if (exists("base")) {
-    plot csv using 2:4 skip 1 with linespoints title 'surfel contact (contact surface + forces + distribution)', \
+    plot csv using 2:4 skip 1 with linespoints title 'surfel contact (contact surface + forces + distribution), least', \
+         csv using 2:5 skip 1 with linespoints dashtype 4 title 'median', \
          base using 2:4 skip 1 with linespoints dashtype 3 title 'before', \
          2 with lines dashtype 2 title '2 ms goal'
 } else {
-    plot csv using 2:4 skip 1 with linespoints title 'surfel contact (contact surface + forces + distribution)', \
+    plot csv using 2:4 skip 1 with linespoints title 'surfel contact (contact surface + forces + distribution), least', \
+         csv using 2:5 skip 1 with linespoints dashtype 4 title 'median', \
          2 with lines dashtype 2 title '2 ms goal'
 }

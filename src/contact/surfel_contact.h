@@ -73,6 +73,10 @@ void tc_sample_grid_free(tc_sample_grid* s);
 /// tc_surfel_contact_density(pts, count, grid, i, k) with grid the plain grid of s: the same
 /// value, bit for bit.
 tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_grid* s, int i, int k);
+/// tc_surfel_contact_density(pts, count, grid, i, 6) of every sample i into rho[0..count), bit
+/// for bit (grid: the plain grid over pts; 0 where it was not built). Its scratch: 3 ints and 4
+/// reals a sample; without them it walks per sample (the same values). True.
+bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_grid* grid, tc_real* rho);
 /// Default parameters for a pair with sub-step h (stiffness from the world's penalty frequency,
 /// damping ratio capped for the explicit sub-step, see docs/points.md).
 tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h);

@@ -549,6 +549,11 @@ static inline tc_real floor_fast(tc_real v) {
 // all are dropped; 384 were refilled several times at 40 mm). The blocks stay allocated
 // (reused after a drop): ~7 KB per list (~20 KB a reach tile), a few MB for a surface queried
 // all over (TILE_BLOCKS of TILE_BLOCK_REALS bound it: 16 MB).
+// A normal cone: unit axis and least cosine of a normal to it (v), and the cache stamp it was
+// made at, side by side: a lookup reads one or two cache lines, not one in each of two arrays
+// (the stamps' and the cones' loads, mostly missed, were a fifth of flat_at's time).
+struct cone_entry { tc_real v[4]; unsigned stamp; };
+
 enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
@@ -569,22 +574,18 @@ struct tc_surfel_tiles {
     /// cut-off [0] and the reach [1]: it depends on the cell size and radius alone (kept with them).
     tc_real half_cs[2], half_r2[2];
     signed char half[2][TILE_REACH_CELLS + 1][TILE_REACH_CELLS + 1];
-    /// Normal cones (tc_surfel_surface_flat_at) made when first asked for, 4 reals per grid cell
-    /// (unit axis, least cosine to it): of the cell's surfels (cone) and of its 3x3x3 block's
-    /// (bcone, from the cells' cones), valid where their stamp equals `stamp` (a clear moves
-    /// stamp on: no refill of the arrays).
-    tc_real *cone, *bcone;
-    unsigned *cone_stamp, *bcone_stamp;
+    /// Normal cones (tc_surfel_surface_flat_at) made when first asked for, one per grid cell:
+    /// of the cell's surfels (cone) and of its 3x3x3 block's (bcone, from the cells' cones),
+    /// valid where their stamp equals `stamp` (a clear moves stamp on: no refill of the arrays).
+    struct cone_entry *cone, *bcone;
     unsigned stamp;
     int cone_cap;
 };
 
 static void cones_free(struct tc_surfel_tiles* c) {
     if (!c->cone_cap) return;
-    tc_free(c->cone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
-    tc_free(c->bcone, 4 * (size_t)c->cone_cap * sizeof(tc_real));
-    tc_free(c->cone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
-    tc_free(c->bcone_stamp, (size_t)c->cone_cap * sizeof(unsigned));
+    tc_free(c->cone, (size_t)c->cone_cap * sizeof *c->cone);
+    tc_free(c->bcone, (size_t)c->cone_cap * sizeof *c->bcone);
     c->cone_cap = 0;
 }
 
@@ -592,10 +593,7 @@ static void tiles_clear(struct tc_surfel_tiles* c) {
     if (!c) return;
     if (++c->stamp == 0) { // (wrapped: 0 marks cones never made)
         c->stamp = 1;
-        if (c->cone_cap) {
-            memset(c->cone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
-            memset(c->bcone_stamp, 0, (size_t)c->cone_cap * sizeof(unsigned));
-        }
+        for (int i = 0; i < c->cone_cap; ++i) c->cone[i].stamp = c->bcone[i].stamp = 0;
     }
     for (int i = 0; i < TILE_HASH; ++i) c->cell[i] = -1;
     c->tiles = 0;
@@ -625,7 +623,6 @@ static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
         mut->tiles->half_cs[0] = mut->tiles->half_cs[1] = -1; // (no row table yet)
         mut->tiles->cone_cap = mut->tiles->stamp = 0;
         mut->tiles->cone = mut->tiles->bcone = NULL;
-        mut->tiles->cone_stamp = mut->tiles->bcone_stamp = NULL;
         tiles_clear(mut->tiles);
     }
     return mut->tiles;
@@ -1328,7 +1325,9 @@ static bool least_checked(const tc_real a[6], tc_vec3 x) {
     return across >= mu - 1e-12 * fabs(a[0] + a[3] + a[5]);
 }
 
-static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
+// (least_iterate: the iteration, true when it settled, its vector in *out; least_checked then
+// tells whether that is the least one.)
+static bool least_iterate(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
     tc_real c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
     tc_real c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
     tc_vec3 x = tc_v3_normalize(ref);
@@ -1342,25 +1341,32 @@ static bool least_eigenvector(const tc_real a[6], tc_vec3 ref, tc_vec3* out) {
         x = y;
         if (d == 0 || (k > 0 && d < last && d * d < 1e-15 * last)) { // r d_k = d_k^2 / d_(k-1)
             *out = x;
-            return least_checked(a, x);
+            return true;
         }
         last = d;
     }
     return false;
 }
 
-// The PCA normal from the points gathered about x (offsets set, weights not yet).
-static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+// The weighted covariance of the points gathered about x (offsets set, weights not yet) about
+// their weighted centroid; false when too few or weightless for a PCA normal.
+static bool pca_covariance(const tc_surfel_surface* S, gather* g, tc_real cov[6]) {
     gather_weights(S, g);
     tc_real sums[4];
     weight_sums(g, sums);
     tc_real wsum = sums[0];
     if (g->count < 3 || !(wsum > 1e-300)) return false;
     tc_vec3 ca = tc_v3_scale(tc_v3(sums[1], sums[2], sums[3]), 1.0 / wsum);
-    tc_real cov[6];
     weighted_covariance(g, ca, cov);
-    tc_vec3 n;
-    if (!least_eigenvector(cov, ref, &n)) {
+    return true;
+}
+
+// The PCA normal of covariance cov, oriented along ref: x where the inverse iteration from ref
+// settled on the least eigenvector (least: least_iterate's answer and least_checked's), else
+// Jacobi's.
+static tc_vec3 pca_finish(const tc_real cov[6], tc_vec3 ref, bool least, tc_vec3 x) {
+    tc_vec3 n = x;
+    if (!least) {
         tc_mat3 C = {{{cov[0], cov[1], cov[2]}, {cov[1], cov[3], cov[4]}, {cov[2], cov[4], cov[5]}}};
         tc_vec3 values;
         tc_mat3 V;
@@ -1368,7 +1374,130 @@ static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc
         n = tc_mat3_col(V, 0);
     }
     if (tc_v3_dot(n, ref) < 0) n = tc_v3_neg(n);
-    *normal = n;
+    return n;
+}
+
+static tc_vec3 pca_solve(const tc_real cov[6], tc_vec3 ref) {
+    tc_vec3 x = tc_v3_zero();
+    bool settled = least_iterate(cov, ref, &x);
+    return pca_finish(cov, ref, settled && least_checked(cov, x), x);
+}
+
+#ifdef TILE_AVX2
+// least_iterate for 4 covariances at once (lane l: entries a[k] lane l, reference r[0..2] lane
+// l): the same operations lane by lane, the same bits; a lane that settled or failed keeps its
+// result while the others go on. Returns the lanes that settled (their vectors in out, by
+// component), in a fraction of the time of 4 solves one by one (each a latency chain of square
+// roots and divisions: ~200 TSC ticks).
+__attribute__((target("avx2"))) static unsigned least_iterate4(const __m256d a[6], const __m256d r[3], __m256d out[3]) {
+    __m256d c00 = _mm256_sub_pd(_mm256_mul_pd(a[3], a[5]), _mm256_mul_pd(a[4], a[4]));
+    __m256d c01 = _mm256_sub_pd(_mm256_mul_pd(a[2], a[4]), _mm256_mul_pd(a[1], a[5]));
+    __m256d c02 = _mm256_sub_pd(_mm256_mul_pd(a[1], a[4]), _mm256_mul_pd(a[2], a[3]));
+    __m256d c11 = _mm256_sub_pd(_mm256_mul_pd(a[0], a[5]), _mm256_mul_pd(a[2], a[2]));
+    __m256d c12 = _mm256_sub_pd(_mm256_mul_pd(a[1], a[2]), _mm256_mul_pd(a[0], a[4]));
+    __m256d c22 = _mm256_sub_pd(_mm256_mul_pd(a[0], a[3]), _mm256_mul_pd(a[1], a[1]));
+    __m256d one = _mm256_set1_pd(1.0), tiny = _mm256_set1_pd(1e-300), inf = _mm256_set1_pd(INFINITY), eps = _mm256_set1_pd(1e-15);
+    // x = tc_v3_normalize(r): r / |r|, zero where |r| <= 1e-300
+    __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(r[0], r[0]), _mm256_mul_pd(r[1], r[1])), _mm256_mul_pd(r[2], r[2])));
+    __m256d s = _mm256_div_pd(one, l), unit = _mm256_cmp_pd(l, tiny, _CMP_GT_OQ);
+    __m256d x0 = _mm256_and_pd(_mm256_mul_pd(r[0], s), unit), x1 = _mm256_and_pd(_mm256_mul_pd(r[1], s), unit);
+    __m256d x2 = _mm256_and_pd(_mm256_mul_pd(r[2], s), unit);
+    __m256d last = inf, active = _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), settled = _mm256_setzero_pd();
+    __m256d o0 = x0, o1 = x1, o2 = x2;
+    for (int k = 0; k < 8 && _mm256_movemask_pd(active); ++k) {
+        __m256d y0 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c00, x0), _mm256_mul_pd(c01, x1)), _mm256_mul_pd(c02, x2));
+        __m256d y1 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c01, x0), _mm256_mul_pd(c11, x1)), _mm256_mul_pd(c12, x2));
+        __m256d y2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c02, x0), _mm256_mul_pd(c12, x1)), _mm256_mul_pd(c22, x2));
+        __m256d len = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(y0, y0), _mm256_mul_pd(y1, y1)), _mm256_mul_pd(y2, y2)));
+        __m256d bad = _mm256_or_pd(_mm256_cmp_pd(len, tiny, _CMP_NGT_UQ), _mm256_cmp_pd(len, inf, _CMP_EQ_OQ)); // (len >= 0 or NaN)
+        __m256d inv = _mm256_div_pd(one, len);
+        y0 = _mm256_mul_pd(y0, inv), y1 = _mm256_mul_pd(y1, inv), y2 = _mm256_mul_pd(y2, inv);
+        __m256d e0 = _mm256_sub_pd(y0, x0), e1 = _mm256_sub_pd(y1, x1), e2 = _mm256_sub_pd(y2, x2);
+        __m256d d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(e0, e0), _mm256_mul_pd(e1, e1)), _mm256_mul_pd(e2, e2)));
+        x0 = y0, x1 = y1, x2 = y2;
+        __m256d done = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_EQ_OQ);
+        if (k > 0)
+            done = _mm256_or_pd(done, _mm256_and_pd(_mm256_cmp_pd(d, last, _CMP_LT_OQ),
+                                                    _mm256_cmp_pd(_mm256_mul_pd(d, d), _mm256_mul_pd(eps, last), _CMP_LT_OQ)));
+        __m256d now = _mm256_andnot_pd(bad, _mm256_and_pd(active, done));
+        o0 = _mm256_blendv_pd(o0, x0, now), o1 = _mm256_blendv_pd(o1, x1, now), o2 = _mm256_blendv_pd(o2, x2, now);
+        settled = _mm256_or_pd(settled, now);
+        active = _mm256_andnot_pd(_mm256_or_pd(bad, done), active);
+        last = d;
+    }
+    out[0] = o0, out[1] = o1, out[2] = o2;
+    return (unsigned)_mm256_movemask_pd(settled);
+}
+
+// a (by entry) times v, lane by lane (least_checked's products and sums).
+__attribute__((target("avx2"), always_inline)) static inline void sym_times4(const __m256d a[6], const __m256d v[3], __m256d out[3]) {
+    out[0] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], v[0]), _mm256_mul_pd(a[1], v[1])), _mm256_mul_pd(a[2], v[2]));
+    out[1] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[1], v[0]), _mm256_mul_pd(a[3], v[1])), _mm256_mul_pd(a[4], v[2]));
+    out[2] = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[2], v[0]), _mm256_mul_pd(a[4], v[1])), _mm256_mul_pd(a[5], v[2]));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256d dot4(const __m256d a[3], const __m256d b[3]) {
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[0], b[0]), _mm256_mul_pd(a[1], b[1])), _mm256_mul_pd(a[2], b[2]));
+}
+
+// a x b, lane by lane (tc_v3_cross's operations).
+__attribute__((target("avx2"), always_inline)) static inline void cross4(const __m256d a[3], const __m256d b[3], __m256d out[3]) {
+    out[0] = _mm256_sub_pd(_mm256_mul_pd(a[1], b[2]), _mm256_mul_pd(a[2], b[1]));
+    out[1] = _mm256_sub_pd(_mm256_mul_pd(a[2], b[0]), _mm256_mul_pd(a[0], b[2]));
+    out[2] = _mm256_sub_pd(_mm256_mul_pd(a[0], b[1]), _mm256_mul_pd(a[1], b[0]));
+}
+
+// least_checked for 4 lanes (tc_v3_basis's choice of axis by a select, then the same
+// operations lane by lane): the lanes where it holds.
+__attribute__((target("avx2"))) static unsigned least_checked4(const __m256d a[6], const __m256d x[3]) {
+    __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    __m256d along_x = _mm256_cmp_pd(_mm256_andnot_pd(sign, x[0]), _mm256_set1_pd(0.57735), _CMP_LT_OQ); // (fabs(x) < 0.57735)
+    __m256d axis[3] = {_mm256_blendv_pd(zero, one, along_x), _mm256_blendv_pd(one, zero, along_x), zero}, c[3], t1[3], t2[3];
+    cross4(axis, x, c);
+    __m256d l = _mm256_sqrt_pd(dot4(c, c)), s = _mm256_div_pd(one, l), unit = _mm256_cmp_pd(l, _mm256_set1_pd(1e-300), _CMP_GT_OQ);
+    for (int k = 0; k < 3; ++k) t1[k] = _mm256_and_pd(_mm256_mul_pd(c[k], s), unit); // (tc_v3_normalize)
+    cross4(x, t1, t2);
+    __m256d ax0[3], ax1[3], ax2[3];
+    sym_times4(a, x, ax0), sym_times4(a, t1, ax1), sym_times4(a, t2, ax2);
+    __m256d mu = dot4(x, ax0), p = dot4(t1, ax1), q = dot4(t2, ax2), b = dot4(t1, ax2), half = _mm256_set1_pd(0.5);
+    __m256d h = _mm256_mul_pd(half, _mm256_sub_pd(p, q));
+    __m256d across = _mm256_sub_pd(_mm256_mul_pd(half, _mm256_add_pd(p, q)), _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(h, h), _mm256_mul_pd(b, b))));
+    __m256d trace = _mm256_andnot_pd(sign, _mm256_add_pd(_mm256_add_pd(a[0], a[3]), a[5]));
+    __m256d bound = _mm256_sub_pd(mu, _mm256_mul_pd(_mm256_set1_pd(1e-12), trace));
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(across, bound, _CMP_GE_OQ));
+}
+
+// The normals of samples [i, i + 4) (those before count) from the covariances by entry (cov + k
+// stride, has[] where one was made), least_iterate4 for the iterations.
+__attribute__((target("avx2"))) static void pca_solve4(const tc_real* cov, size_t stride, const uint8_t* has, int i, int count,
+                                                       const tc_vec3* ref, tc_vec3* normal) {
+    __m256d a[6], r[3];
+    for (int k = 0; k < 6; ++k) a[k] = _mm256_loadu_pd(cov + (size_t)k * stride + i);
+    tc_real rl[3][4];
+    for (int q = 0; q < 4; ++q) {
+        tc_vec3 v = i + q < count ? ref[i + q] : tc_v3_zero();
+        rl[0][q] = v.x, rl[1][q] = v.y, rl[2][q] = v.z;
+    }
+    for (int k = 0; k < 3; ++k) r[k] = _mm256_loadu_pd(rl[k]);
+    __m256d x[3];
+    unsigned least = least_iterate4(a, r, x);
+    least &= least_checked4(a, x);
+    tc_real xl[3][4];
+    for (int k = 0; k < 3; ++k) _mm256_storeu_pd(xl[k], x[k]);
+    for (int q = 0; q < 4 && i + q < count; ++q) {
+        if (!has[i + q]) { normal[i + q] = ref[i + q]; continue; }
+        tc_real c[6];
+        for (int k = 0; k < 6; ++k) c[k] = cov[(size_t)k * stride + i + q];
+        normal[i + q] = pca_finish(c, ref[i + q], least >> q & 1, tc_v3(xl[0][q], xl[1][q], xl[2][q]));
+    }
+}
+#endif
+
+// The PCA normal from the points gathered about x (offsets set, weights not yet).
+static bool pca_of_gather(const tc_surfel_surface* S, gather* g, tc_vec3 ref, tc_vec3* normal) {
+    tc_real cov[6];
+    if (!pca_covariance(S, g, cov)) return false;
+    *normal = pca_solve(cov, ref);
     return true;
 }
 
@@ -1406,8 +1535,8 @@ __attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface
             __m256d ex = _mm256_sub_pd(_mm256_loadu_pd(src + q), px), ey = _mm256_sub_pd(_mm256_loadu_pd(src + ss + q), py);
             __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(src + 2 * ss + q), pz);
             __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
-            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-            if (end - q < LANES) m &= (1u << (end - q)) - 1;
+            int left = end - q; // (the lanes within the run by a select: the tail's branch mispredicted ~1,000 times a call at 20 mm)
+            unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ)) & ((1u << (left < LANES ? left : LANES)) - 1);
             __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
             compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
             n += __builtin_popcount(m);
@@ -1464,12 +1593,43 @@ static bool pca_gather(const tc_surfel_surface* S, tc_vec3 x, gather* g) {
     return true;
 }
 
+// Two passes: the covariances of all samples, then their eigenvectors, with AVX2 4 samples at
+// a time (each solve is a latency chain of square roots and divisions). The covariances by
+// entry (6 rows of count + 4, zero where a sample has none: has[i] 0, its normal is ref's).
 void tc_surfel_surface_pca_normals(const tc_surfel_surface* S, const tc_vec3* ref, tc_vec3* normal) {
     gather g;
+    size_t stride = (size_t)(S->count > 0 ? S->count : 0) + 4, size = 6 * stride * sizeof(tc_real);
+    tc_real* cov = tc_alloc(size);
+    uint8_t* has = tc_alloc(stride);
+    if (!cov || !has) { // (out of memory: one pass)
+        if (cov) tc_free(cov, size);
+        if (has) tc_free(has, stride);
+        for (int i = 0; i < S->count; ++i) {
+            if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
+            if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+        }
+        return;
+    }
     for (int i = 0; i < S->count; ++i) {
         if (!pca_gather(S, S->s[i], &g)) gather_near(S, S->s[i], &g);
-        if (!pca_of_gather(S, &g, ref[i], &normal[i])) normal[i] = ref[i];
+        tc_real c[6] = {0};
+        has[i] = pca_covariance(S, &g, c);
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + i] = has[i] ? c[k] : 0;
     }
+    for (size_t t = (size_t)S->count; t < stride; ++t) // (the padding, read by the last lanes)
+        for (int k = 0; k < 6; ++k) cov[(size_t)k * stride + t] = 0;
+    int i = 0;
+#ifdef TILE_AVX2
+    if (tile_has_avx2())
+        for (; i < S->count; i += 4) pca_solve4(cov, stride, has, i, S->count, ref, normal);
+#endif
+    for (; i < S->count; ++i) {
+        tc_real c[6];
+        for (int k = 0; k < 6; ++k) c[k] = cov[(size_t)k * stride + i];
+        normal[i] = has[i] ? pca_solve(c, ref[i]) : ref[i];
+    }
+    tc_free(cov, size);
+    tc_free(has, stride);
 }
 
 // ---- normal cones ----------------------------------------------------------------------------
@@ -1482,25 +1642,38 @@ static tc_real cone_cos_sum(tc_real ca, tc_real cb) {
     return c > 0 ? c : -1;
 }
 
+// The normal of the surfel at grid position t: from the copies in grid order when the build
+// made them (the same values, read in a row; S->n[items[t]] jumps about: those loads, mostly
+// missed, were a sixth of flat_at's time), else from S->n.
+static inline tc_vec3 grid_normal(const tc_surfel_surface* S, const tc_real* rec, int t) {
+    if (rec) {
+        const tc_real* c = rec + 6 * (size_t)t;
+        return tc_v3(c[3], c[4], c[5]);
+    }
+    return S->n[S->grid.items[t]];
+}
+
 // The cone of cell's surfels' normals (its axis their normalised sum), made once per cache stamp.
 static const tc_real* cell_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, int cell) {
-    tc_real* cone = tc->cone + 4 * (size_t)cell;
-    if (tc->cone_stamp[cell] == tc->stamp) return cone;
+    struct cone_entry* entry = &tc->cone[cell];
+    tc_real* cone = entry->v;
+    if (entry->stamp == tc->stamp) return cone;
     const tc_point_grid* g = &S->grid;
+    const tc_real* rec = S->cs && S->rec && S->soa ? S->rec : NULL; // (all three made: filled)
     tc_vec3 sum = tc_v3_zero();
-    for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, S->n[g->items[t]]);
+    for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) sum = tc_v3_add(sum, grid_normal(S, rec, t));
     tc_real len = tc_v3_len(sum), least = -1;
     tc_vec3 axis = tc_v3_zero();
     if (len > 1e-12) {
         axis = tc_v3_scale(sum, 1 / len);
         least = 1;
         for (int t = g->start[cell]; t < g->start[cell + 1]; ++t) {
-            tc_real c = tc_v3_dot(S->n[g->items[t]], axis);
+            tc_real c = tc_v3_dot(grid_normal(S, rec, t), axis);
             least = c < least ? c : least;
         }
     }
     cone[0] = axis.x, cone[1] = axis.y, cone[2] = axis.z, cone[3] = least;
-    tc->cone_stamp[cell] = tc->stamp;
+    entry->stamp = tc->stamp;
     return cone;
 }
 
@@ -1508,15 +1681,14 @@ static const tc_real* cell_cone(const tc_surfel_surface* S, struct tc_surfel_til
 // out of memory (the old ones are kept).
 static bool cones_reserve(struct tc_surfel_tiles* tc, int n) {
     if (tc->cone_cap >= n) return true;
-    size_t reals = 4 * (size_t)n * sizeof(tc_real), stamps = (size_t)n * sizeof(unsigned);
-    tc_real *cone = tc_alloc(reals), *bcone = tc_alloc(reals);
-    unsigned *cone_stamp = tc_calloc((size_t)n, sizeof(unsigned)), *bcone_stamp = tc_calloc((size_t)n, sizeof(unsigned));
-    if (!cone || !bcone || !cone_stamp || !bcone_stamp) {
-        tc_free(cone, reals), tc_free(bcone, reals), tc_free(cone_stamp, stamps), tc_free(bcone_stamp, stamps);
+    struct cone_entry *cone = tc_alloc((size_t)n * sizeof *cone), *bcone = tc_alloc((size_t)n * sizeof *bcone);
+    if (!cone || !bcone) {
+        tc_free(cone, (size_t)n * sizeof *cone), tc_free(bcone, (size_t)n * sizeof *bcone);
         return false;
     }
+    for (int i = 0; i < n; ++i) cone[i].stamp = bcone[i].stamp = 0; // (the stamps alone: a calloc cleared 1.4 MB a surface)
     cones_free(tc);
-    tc->cone = cone, tc->bcone = bcone, tc->cone_stamp = cone_stamp, tc->bcone_stamp = bcone_stamp, tc->cone_cap = n;
+    tc->cone = cone, tc->bcone = bcone, tc->cone_cap = n;
     return true;
 }
 
@@ -1526,8 +1698,9 @@ static bool cones_reserve(struct tc_surfel_tiles* tc, int n) {
 static const tc_real* block_cone(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, const int c[3]) {
     const tc_point_grid* g = &S->grid;
     int self = (c[2] * g->dims[1] + c[1]) * g->dims[0] + c[0], lo[3], hi[3];
-    tc_real* out = tc->bcone + 4 * (size_t)self;
-    if (tc->bcone_stamp[self] == tc->stamp) return out;
+    struct cone_entry* entry = &tc->bcone[self];
+    tc_real* out = entry->v;
+    if (entry->stamp == tc->stamp) return out;
     for (int k = 0; k < 3; ++k) {
         lo[k] = c[k] > 0 ? c[k] - 1 : 0;
         hi[k] = c[k] < g->dims[k] - 1 ? c[k] + 1 : g->dims[k] - 1;
@@ -1553,7 +1726,7 @@ static const tc_real* block_cone(const tc_surfel_surface* S, struct tc_surfel_ti
         least = ci < least ? ci : least;
     }
     out[0] = axis.x, out[1] = axis.y, out[2] = axis.z, out[3] = least;
-    tc->bcone_stamp[self] = tc->stamp;
+    entry->stamp = tc->stamp;
     return out;
 }
 
