@@ -777,16 +777,8 @@ __attribute__((target("avx2"), always_inline)) static inline void gap_store(int*
     _mm_storeu_si128((__m128i*)out, _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(j), perm)));
 }
 
-// The same lanes for 64-bit values (vpermps on pairs of 32-bit lanes).
-static const int32_t gap_compact_pd[16][8] = {
-    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
-    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
-    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
-    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
-
-__attribute__((target("avx2"), always_inline)) static inline void gap_store_pd(tc_real* out, __m256d v, __m256i perm) {
-    _mm256_storeu_pd(out, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm)));
-}
+// The same for 64-bit lanes: lanes_compact.h (shared with surfel_surface.c's tiles).
+#include "contact/lanes_compact.h"
 
 // split_near's row walk 4 samples at a time (the same differences, squares, sums and tests: |d| <
 // c decided by the square root, lane by lane, in a group with a squared distance within 1e-12 of
@@ -829,8 +821,8 @@ __attribute__((target("avx2"))) static int near_rows_avx2(const gap_sorted* s, c
                 unsigned later = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(j, vi)));
                 unsigned kept = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, vcover, _CMP_LE_OQ)) & valid;
                 unsigned paired = within & ~closer & later;
-                __m256i perm = _mm256_loadu_si256((const __m256i*)gap_compact_pd[kept]);
-                gap_store_pd(NX + nn, x, perm), gap_store_pd(NY + nn, y, perm), gap_store_pd(NZ + nn, z, perm);
+                __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[kept]);
+                tc_compact_store_pd(NX + nn, x, perm), tc_compact_store_pd(NY + nn, y, perm), tc_compact_store_pd(NZ + nn, z, perm);
                 gap_store(pair + np, j, paired);
                 nn += __builtin_popcount(kept);
                 np += __builtin_popcount(paired);

@@ -679,17 +679,7 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define TILE_AVX2 1
 #include <immintrin.h>
-// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept doubles, in
-// order, to the front of a register (vpermps on the doubles' halves).
-static const int32_t compact_perm[16][8] = {
-    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
-    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
-    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
-    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
-
-__attribute__((target("avx2"), always_inline)) static inline void compact_store(tc_real* out, __m256d v, __m256i perm) {
-    _mm256_storeu_pd(out, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm)));
-}
+#include "contact/lanes_compact.h"
 
 // tile_rows_scalar 4 surfels at a time (the same test; the lanes past `end` masked off; 4
 // entries written per step, of which the kept ones count).
@@ -710,10 +700,10 @@ __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surfac
         __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
         unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
         if (end - q < LANES) m &= (1u << (end - q)) - 1;
-        __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
-        compact_store(X + n, x, perm), compact_store(Y + n, y, perm), compact_store(Z + n, z, perm);
-        compact_store(NX + n, _mm256_loadu_pd(src + 3 * ss + q), perm), compact_store(NY + n, _mm256_loadu_pd(src + 4 * ss + q), perm);
-        compact_store(NZ + n, _mm256_loadu_pd(src + 5 * ss + q), perm);
+        __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
+        tc_compact_store_pd(X + n, x, perm), tc_compact_store_pd(Y + n, y, perm), tc_compact_store_pd(Z + n, z, perm);
+        tc_compact_store_pd(NX + n, _mm256_loadu_pd(src + 3 * ss + q), perm), tc_compact_store_pd(NY + n, _mm256_loadu_pd(src + 4 * ss + q), perm);
+        tc_compact_store_pd(NZ + n, _mm256_loadu_pd(src + 5 * ss + q), perm);
         n += __builtin_popcount(m);
     }
     return n;
@@ -729,13 +719,13 @@ __attribute__((target("avx2"), always_inline)) static inline int filter_group(co
     __m256d ez = _mm256_sub_pd(_mm256_loadu_pd(P + 2 * stride), pz);
     __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
     int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-    __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
+    __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
     char* o = (char*)g + offsetof(gather, ex) + (size_t)n * sizeof(tc_real);
     enum { A = GATHER_STRIDE * sizeof(tc_real) }; // (ex ey ez nx ny nz follow one another in gather)
-    compact_store((tc_real*)o, ex, perm), compact_store((tc_real*)(o + A), ey, perm), compact_store((tc_real*)(o + 2 * A), ez, perm);
-    compact_store((tc_real*)(o + 3 * A), _mm256_loadu_pd(P + 3 * stride), perm);
-    compact_store((tc_real*)(o + 4 * A), _mm256_loadu_pd(P + 4 * stride), perm);
-    compact_store((tc_real*)(o + 5 * A), _mm256_loadu_pd(P + 5 * stride), perm);
+    tc_compact_store_pd((tc_real*)o, ex, perm), tc_compact_store_pd((tc_real*)(o + A), ey, perm), tc_compact_store_pd((tc_real*)(o + 2 * A), ez, perm);
+    tc_compact_store_pd((tc_real*)(o + 3 * A), _mm256_loadu_pd(P + 3 * stride), perm);
+    tc_compact_store_pd((tc_real*)(o + 4 * A), _mm256_loadu_pd(P + 4 * stride), perm);
+    tc_compact_store_pd((tc_real*)(o + 5 * A), _mm256_loadu_pd(P + 5 * stride), perm);
     return n + __builtin_popcount((unsigned)m);
 }
 
@@ -1537,8 +1527,8 @@ __attribute__((target("avx2"))) static int pca_rows_avx2(const tc_surfel_surface
             __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
             int left = end - q; // (the lanes within the run by a select: the tail's branch mispredicted ~1,000 times a call at 20 mm)
             unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ)) & ((1u << (left < LANES ? left : LANES)) - 1);
-            __m256i perm = _mm256_loadu_si256((const __m256i*)compact_perm[m]);
-            compact_store(g->ex + n, ex, perm), compact_store(g->ey + n, ey, perm), compact_store(g->ez + n, ez, perm);
+            __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
+            tc_compact_store_pd(g->ex + n, ex, perm), tc_compact_store_pd(g->ey + n, ey, perm), tc_compact_store_pd(g->ez + n, ez, perm);
             n += __builtin_popcount(m);
         }
     return n;

@@ -1,0 +1,20 @@
+// Compaction of kept AVX2 lanes of doubles (internal; the AVX2 paths of surfel_surface.c and
+// surfel_contact.c): for each 4-bit mask of kept lanes, the 32-bit lane indices that move the
+// kept doubles, in order, to the front of a register (vpermps on the doubles' halves).
+#ifndef TC_CONTACT_LANES_COMPACT_H
+#define TC_CONTACT_LANES_COMPACT_H
+#include <immintrin.h>
+#include <stdint.h>
+#include "tactus/base.h"
+
+static const int32_t tc_compact_perm_pd[16][8] = {
+    {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
+    {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
+    {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
+    {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}};
+
+// The lanes of v that perm keeps, stored to out in order (4 doubles written; the kept ones count).
+__attribute__((target("avx2"), always_inline)) static inline void tc_compact_store_pd(tc_real* out, __m256d v, __m256i perm) {
+    _mm256_storeu_pd(out, _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm)));
+}
+#endif
