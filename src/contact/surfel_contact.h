@@ -53,26 +53,6 @@ void tc_surfel_contact_seeds(tc_points_body* A, tc_points_body* B, bool exact_ro
 void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, const tc_surfel_contact_params* p, tc_surfel_contact* c);
 /// Surface density k / (pi r_k^2) of sample i among the samples (k = 6 nearest others).
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k);
-/// A grid over contact samples whose rows run along their longest extent (their coordinates
-/// permuted: on a patch across x a plain grid has one cell per row, and the walks' short row
-/// loops mispredict), with each sample's cell in the plain grid (tc_point_grid_build with the
-/// same cell) to put lists back in that grid's order where sums depend on it.
-typedef struct tc_sample_grid {
-    tc_point_grid grid;  ///< over the permuted coordinates
-    tc_point_grid plain; ///< the plain grid's layout (no items)
-    tc_vec3* swapped;    ///< the permuted coordinates (owned)
-    int* key;            ///< key[j]: the plain grid's cell of sample j (owned)
-    int* list;           ///< scratch, count entries (owned)
-    tc_real* list_d;     ///< scratch, count entries (owned)
-    uint64_t* order;     ///< scratch, count entries (owned)
-    int count;
-} tc_sample_grid;
-/// Builds s over count samples (cell: as tc_point_grid_build); false when out of memory.
-bool tc_sample_grid_build(tc_sample_grid* s, const tc_vec3* pts, int count, tc_real cell);
-void tc_sample_grid_free(tc_sample_grid* s);
-/// tc_surfel_contact_density(pts, count, grid, i, k) with grid the plain grid of s: the same
-/// value, bit for bit.
-tc_real tc_surfel_contact_density_on(const tc_vec3* pts, int count, tc_sample_grid* s, int i, int k);
 /// tc_surfel_contact_density(pts, count, grid, i, 6) of every sample i into rho[0..count), bit
 /// for bit (grid: the plain grid over pts; 0 where it was not built). Its scratch: 3 ints and 4
 /// reals a sample; without them it walks per sample (the same values). True.

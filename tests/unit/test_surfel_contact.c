@@ -406,41 +406,6 @@ static void test_density_matches_brute_force(void** state) {
     tc_point_grid_free(&g);
 }
 
-// The density from a sample grid (rows along the longest extent) has the bits of the plain
-// grid's, on a patch across each axis with a dense cluster, stacks of coincident samples at
-// equal distances (centroid lists longer than the insertion sort takes) and a sparse tail
-// (grown balls).
-static void test_density_on_sample_grid_matches_plain(void** state) {
-    (void)state;
-    enum { N = 300 };
-    tc_vec3 pts[N];
-    for (int axis = 0; axis < 3; ++axis) {
-        uint32_t seed = 9;
-        for (int i = 0; i < N; ++i) {
-            tc_real u = 0.12 * rnd(&seed), v = 0.08 * rnd(&seed), w = 0.003 * rnd(&seed);
-            if (i >= 200 && i < 280) u = 0.06 + 0.003 * rnd(&seed), v = 0.04 + 0.003 * rnd(&seed); // cluster
-            if (i >= 280) u = 0.3 + 0.07 * (i - 280);                                              // tail
-            if (i >= 250 && i < 276) { // stacks of 10, 8, 8 at equal distances: long centroid lists, order-sensitive sums
-                u = i < 260 ? 0 : (i < 268 ? 0.007 : 0.0045), v = i < 260 ? 0 : (i < 268 ? 0.0045 : 0.007), w = 0;
-            }
-            tc_real c[3];
-            c[axis] = w, c[(axis + 1) % 3] = u, c[(axis + 2) % 3] = v;
-            pts[i] = tc_v3(c[0], c[1], c[2]);
-        }
-        tc_point_grid plain = {0};
-        tc_sample_grid sg = {0};
-        assert_true(tc_point_grid_build(&plain, pts, N, 0.006));
-        assert_true(tc_sample_grid_build(&sg, pts, N, 0.006));
-        for (int i = 0; i < N; ++i)
-            for (int k = 1; k <= 16; k += 5) {
-                tc_real a = tc_surfel_contact_density(pts, N, &plain, i, k), b = tc_surfel_contact_density_on(pts, N, &sg, i, k);
-                assert_memory_equal(&a, &b, sizeof a);
-            }
-        tc_point_grid_free(&plain);
-        tc_sample_grid_free(&sg);
-    }
-}
-
 // The densities of all samples at once (blocks of cells, four samples per vector) have the bits
 // of the walk's, sample by sample: patches across each axis with a dense cluster, stacks of
 // coincident samples at equal distances (order-sensitive centroid sums), a sparse tail (balls
@@ -488,19 +453,16 @@ static void test_densities_of_non_finite_samples_end(void** state) {
         for (int i = 0; i < N; ++i) pts[i] = tc_v3(0.004 * (i % 5), 0.004 * (i / 5), 0);
         pts[7].x = bad == 0 ? NAN : INFINITY;
         tc_point_grid g = {0};
-        tc_sample_grid sg = {0};
         bool built = tc_point_grid_build(&g, pts, N, 0.006);
         assert_true(tc_surfel_contact_densities(pts, N, &g, batch));
         assert_true(batch[7] == 0);
         assert_true(tc_surfel_contact_density(pts, N, &g, 7, 6) == 0);
-        if (tc_sample_grid_build(&sg, pts, N, 0.006)) assert_true(tc_surfel_contact_density_on(pts, N, &sg, 7, 6) == 0);
         for (int i = 0; i < N; ++i) {
             tc_real walk = tc_surfel_contact_density(pts, N, &g, i, 6);
             assert_memory_equal(&walk, &batch[i], sizeof walk);
             if (built && bad == 0 && i != 7) assert_true(walk > 0);
         }
         tc_point_grid_free(&g);
-        tc_sample_grid_free(&sg);
     }
 }
 
@@ -1263,7 +1225,6 @@ int main(void) {
         cmocka_unit_test_setup(test_forces_are_conserved_and_opposite, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_estimate_on_planar_grid, tc_test_setup_log),
         cmocka_unit_test_setup(test_density_matches_brute_force, tc_test_setup_log),
-        cmocka_unit_test_setup(test_density_on_sample_grid_matches_plain, tc_test_setup_log),
         cmocka_unit_test_setup(test_densities_match_walk, tc_test_setup_log),
         cmocka_unit_test_setup(test_densities_of_non_finite_samples_end, tc_test_setup_log),
         cmocka_unit_test_setup(test_gap_reuse_matches_fresh_search, tc_test_setup_log),
