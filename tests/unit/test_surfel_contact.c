@@ -716,6 +716,35 @@ static void test_surface_nearest_matches_brute_force(void** state) {
     tc_surfel_surface_free(&S);
 }
 
+// tc_surfel_surface_nearest where a ball's rows hold more surfels than one list of the AVX2
+// searches takes (256: the list is scanned and refilled, a row in pieces): dense clusters of
+// equal points (ties across the pieces) on a coarse grid, and a few far points.
+static void test_surface_nearest_long_rows(void** state) {
+    (void)state;
+    enum { N = 1500 };
+    tc_vec3 s[N], n[N];
+    uint32_t seed = 17;
+    for (int i = 0; i < N; ++i) {
+        tc_real u = rnd(&seed), v = rnd(&seed);
+        s[i] = i % 3 == 2 ? s[(i * 7) % (i - 1)] : i % 50 == 0 ? tc_v3(3 * u, 3 * v, 1) : tc_v3(0.2 * u, 0.05 * v, 0.01 * u * v);
+        n[i] = tc_v3(0, 0, 1);
+    }
+    tc_surfel_surface S = {0};
+    assert_true(tc_surfel_surface_build(&S, s, n, N, 0.2)); // cells of 0.3: a cluster in one or two rows
+    for (int q = 0; q < 300; ++q) {
+        tc_vec3 x = q % 5 == 0 ? s[(q * 13) % N] : tc_v3(0.3 * rnd(&seed) - 0.05, 0.2 * rnd(&seed) - 0.05, 0.4 * rnd(&seed) - 0.2);
+        tc_real max_r = q % 3 == 0 ? 5 : 0.4 * rnd(&seed), best_d2 = max_r * max_r;
+        int best = -1;
+        for (int i = 0; i < N; ++i) {
+            tc_real d2 = tc_v3_len2(tc_v3_sub(s[i], x));
+            if (d2 < best_d2) best_d2 = d2, best = i;
+        }
+        assert_int_equal(tc_surfel_surface_nearest(&S, x, max_r, max_r), best);
+        assert_int_equal(tc_surfel_surface_nearest(&S, x, 0.01 * max_r, max_r), best);
+    }
+    tc_surfel_surface_free(&S);
+}
+
 // tc_point_grid_layout is the layout the build gives, tc_point_grid_cell_index the cell a point
 // is binned in, and a query lists its points by (cell index, point index).
 static void test_grid_cell_index_orders_queries(void** state) {
@@ -1236,6 +1265,7 @@ int main(void) {
         cmocka_unit_test_setup(test_grid_any_within_matches_nearest, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_nearest_from_any_start, tc_test_setup_log),
         cmocka_unit_test_setup(test_surface_nearest_matches_brute_force, tc_test_setup_log),
+        cmocka_unit_test_setup(test_surface_nearest_long_rows, tc_test_setup_log),
         cmocka_unit_test_setup(test_grid_cell_index_orders_queries, tc_test_setup_log),
         cmocka_unit_test_setup(test_fast_exp_matches_libm, tc_test_setup_log),
         cmocka_unit_test_setup(test_poly6_with_matches_poly6, tc_test_setup_log),
