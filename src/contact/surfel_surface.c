@@ -999,14 +999,17 @@ __attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g
     const int* own = g->start + cz0 * plane + cy0 * nx;
     near_flat_scan(g, &f, near_flat_append(g, &f, X, ss, 0, own[lo[0]], own[hi[0] + 1] - own[lo[0]]));
     tc_real b1 = near_flat_least(&f);
+    // The rows kept, bit 8 (cz - lo[2]) + cy - lo[1]: one loop over them all (a loop a plane
+    // mispredicted its exit in each).
+    uint64_t keep = 0;
+    for (int k = 0; k <= hi[2] - lo[2]; ++k) keep |= (uint64_t)(near_rows_within(dy2, dz2[k], b1) & rows) << 8 * k;
+    keep &= ~((uint64_t)1 << (8 * (cz0 - lo[2]) + cy0 - lo[1]));
+    const int* first = g->start + lo[2] * plane + lo[1] * nx;
     int n = 0;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz) {
-        unsigned m = near_rows_within(dy2, dz2[cz - lo[2]], b1) & rows & ~(cz == cz0 ? 1u << (cy0 - lo[1]) : 0u);
-        const int* start = g->start + cz * plane + lo[1] * nx;
-        for (; m; m &= m - 1) {
-            const int* row = start + __builtin_ctz(m) * nx;
-            n = near_flat_append(g, &f, X, ss, n, row[lo[0]], row[hi[0] + 1] - row[lo[0]]);
-        }
+    for (; keep; keep &= keep - 1) {
+        int k = __builtin_ctzll(keep);
+        const int* row = first + (k >> 3) * plane + (k & 7) * nx;
+        n = near_flat_append(g, &f, X, ss, n, row[lo[0]], row[hi[0] + 1] - row[lo[0]]);
     }
     near_flat_scan(g, &f, n);
     return near_flat_best(g, &f);
