@@ -831,10 +831,14 @@ __attribute__((target("avx2"))) static int near_ball_avx2(const tc_point_grid* g
 
 // The surfels of a ball's rows in one flat list (their coordinates copied from the SoA copies,
 // and their grid positions), scanned 4 at a time with a best distance and position per lane,
-// branch-free but for exact ties: the row loops' exits and the per-group tests of
-// near_scan_avx2 (rows of ~5 surfels, 1-3 groups each, a group within the best in ~1 of 9)
-// mispredicted. A row is copied 8 entries at a time (its reads past the row's end stay within
-// the SoA block: x, y, z are 3 of its 6 arrays), the next row written over the excess.
+// branch-free but for exact ties. near_scan_avx2 scanned row by row: rows of ~5 surfels, 1-3
+// groups each, one group in 5-9 within the best so far, and the row loops' exits, the group
+// loops' exits and the lane tests mispredicted (callgrind's branch model: 33 k of the hook's
+// 94 k mispredictions at 20 mm were the nearest searches'; 11 k of 80 k on flat lists). A row
+// is copied 8 entries at a time (its reads past the row's end stay within the SoA block: x, y
+// and z are 3 of its 6 arrays of sorted_count + 4), the next row written over the excess. At 20
+// mm, least of 200 calls: the plane test's searches 0.52 -> 0.38 M TSC ticks a call, the
+// forces' 0.25 -> 0.22 M (the same surfels; +0.07 M instructions in all).
 enum { NEAR_FLAT_CAP = 256, NEAR_COPY = 8 };
 typedef struct near_flat {
     tc_real x[NEAR_FLAT_CAP + NEAR_COPY], y[NEAR_FLAT_CAP + NEAR_COPY], z[NEAR_FLAT_CAP + NEAR_COPY];
@@ -940,7 +944,8 @@ __attribute__((target("avx2"), always_inline)) static inline void near_flat_star
     f->best = _mm256_set1_pd(r * r), f->at = _mm256_set1_epi64x(-1);
 }
 
-// near_walk_avx2 on flat lists: each ball's rows appended, then scanned.
+// nearest_walk's growing balls on flat lists: each ball's rows appended, then scanned. (Its
+// rows picked by slab masks, as near_ball_flat's, were slower: 0.22 -> 0.26 M ticks a call.)
 __attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r) {
     near_flat f;
     for (tc_real r = r0 < max_r ? r0 : max_r;; r = 2 * r < max_r ? 2 * r : max_r) {
@@ -979,9 +984,11 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned near_rows_
 }
 
 // nearest_clipped's one ball on a flat list, for balls of at most 8 cells along y and z (-2
-// otherwise: the caller walks it): x's own row scanned first, then the other rows whose squared
-// slab distances are within its best, picked by mask (the rows the nearest-first walk visits,
-// at 20 mm 11.1 a search against 10.75, 54 surfels against 53), appended and scanned.
+// otherwise: the caller takes near_ball_avx2): x's own row scanned first, then the other rows
+// whose squared slab distances are within its best, picked by mask, appended and scanned. They
+// are nearly the rows the nearest-first walk visited (20 mm: 11.1 a search against 10.75, 54
+// surfels against 53; all 26 rows of the ball appended, the empty appends cost more than the
+// branches they saved: 0.52 -> 0.62 M ticks a call).
 __attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r) {
     int lo[3], hi[3];
     if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
