@@ -839,7 +839,7 @@ __attribute__((target("avx2"))) static int near_ball_avx2(const tc_point_grid* g
 // and z are 3 of its 6 arrays of sorted_count + 4), the next row written over the excess. At 20
 // mm, least of 200 calls: the plane test's searches 0.52 -> 0.38 M TSC ticks a call, the
 // forces' 0.25 -> 0.22 M (the same surfels; +0.07 M instructions in all).
-enum { NEAR_FLAT_CAP = 256, NEAR_COPY = 8 };
+enum { NEAR_FLAT_CAP = 256, NEAR_COPY = 8, NEAR_FEW_ROWS = 2 };
 typedef struct near_flat {
     tc_real x[NEAR_FLAT_CAP + NEAR_COPY], y[NEAR_FLAT_CAP + NEAR_COPY], z[NEAR_FLAT_CAP + NEAR_COPY];
     int pos[NEAR_FLAT_CAP + NEAR_COPY];
@@ -944,14 +944,28 @@ __attribute__((target("avx2"), always_inline)) static inline void near_flat_star
     f->best = _mm256_set1_pd(r * r), f->at = _mm256_set1_epi64x(-1);
 }
 
-// nearest_walk's growing balls on flat lists: each ball's rows appended, then scanned. (Its
-// rows picked by slab masks, as near_ball_flat's, were slower: 0.22 -> 0.26 M ticks a call.)
+// nearest_walk's growing balls on flat lists: each ball's rows appended, then scanned; a ball
+// of 1 or 2 rows (half the forces' searches at 4 mm, none at 20) scanned in place, where the
+// list's fixed cost showed (4 mm, least of 200: 0.022 M ticks a call in place, 0.033 M on lists,
+// 0.027 M with up to 2 rows in place; up to 4 rows in place lost ~0.02 M at 20 mm). Its rows picked by slab
+// masks, as near_ball_flat's, were slower (20 mm: 0.22 -> 0.26 M ticks a call).
 __attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r) {
     near_flat f;
     for (tc_real r = r0 < max_r ? r0 : max_r;; r = 2 * r < max_r ? 2 * r : max_r) {
         int lo[3], hi[3], n = 0;
         near_flat_start(&f, x, r);
-        if (tc_point_grid_range(g, x, r, lo, hi))
+        bool any = tc_point_grid_range(g, x, r, lo, hi);
+        if (any && (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1) <= NEAR_FEW_ROWS) {
+            near_best b = {r * r, -1};
+            for (int cz = lo[2]; cz <= hi[2]; ++cz)
+                for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                    const int* row = g->start + (cz * g->dims[1] + cy) * g->dims[0];
+                    near_scan_avx2(g, X, ss, f.px, f.py, f.pz, row[lo[0]], row[hi[0] + 1], &b);
+                }
+            if (b.i >= 0 || r >= max_r) return b.i;
+            continue;
+        }
+        if (any)
             for (int cz = lo[2]; cz <= hi[2]; ++cz)
                 for (int cy = lo[1]; cy <= hi[1]; ++cy) {
                     const int* row = g->start + (cz * g->dims[1] + cy) * g->dims[0];
