@@ -945,10 +945,11 @@ __attribute__((target("avx2"), always_inline)) static inline void near_flat_star
 }
 
 // nearest_walk's growing balls on flat lists: each ball's rows appended, then scanned; a ball
-// of 1 or 2 rows (half the forces' searches at 4 mm, none at 20) scanned in place, where the
-// list's fixed cost showed (4 mm, least of 200: 0.022 M ticks a call in place, 0.033 M on lists,
-// 0.027 M with up to 2 rows in place; up to 4 rows in place lost ~0.02 M at 20 mm). Its rows picked by slab
-// masks, as near_ball_flat's, were slower (20 mm: 0.22 -> 0.26 M ticks a call).
+// of 1 or 2 rows scanned in place, where the list's fixed cost showed (the forces' first balls
+// have 2.8 rows on average at 4 mm, 6.3 at 20 mm; 4 mm, least of 200: 0.022 M ticks a call in
+// place, 0.033 M on lists, 0.027 M with up to 2 rows in place; up to 4 rows in place lost ~0.02 M
+// at 20 mm). Its rows picked by slab masks, as near_ball_flat's, were slower (20 mm: 0.22 ->
+// 0.26 M ticks a call).
 __attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r) {
     near_flat f;
     for (tc_real r = r0 < max_r ? r0 : max_r;; r = 2 * r < max_r ? 2 * r : max_r) {
