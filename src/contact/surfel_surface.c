@@ -833,12 +833,12 @@ __attribute__((target("avx2"))) static int near_ball_avx2(const tc_point_grid* g
 // and their grid positions), scanned 4 at a time with a best distance and position per lane,
 // branch-free but for exact ties. near_scan_avx2 scanned row by row: rows of ~5 surfels, 1-3
 // groups each, one group in 5-9 within the best so far, and the row loops' exits, the group
-// loops' exits and the lane tests mispredicted (callgrind's branch model: 33 k of the hook's
-// 94 k mispredictions at 20 mm were the nearest searches'; 11 k of 80 k on flat lists). A row
+// loops' exits and the lane tests mispredicted (callgrind's branch model: 25 k of the hook's
+// 94 k mispredictions at 20 mm were the nearest searches'; 9.4 k of 77 k on flat lists). A row
 // is copied 8 entries at a time (its reads past the row's end stay within the SoA block: x, y
 // and z are 3 of its 6 arrays of sorted_count + 4), the next row written over the excess. At 20
 // mm, least of 200 calls: the plane test's searches 0.52 -> 0.38 M TSC ticks a call, the
-// forces' 0.25 -> 0.22 M (the same surfels; +0.07 M instructions in all).
+// forces' 0.25 -> 0.22-0.23 M (the same surfels; +0.09 M instructions in all, 40 mm +1.0 M).
 enum { NEAR_FLAT_CAP = 256, NEAR_COPY = 8, NEAR_FEW_ROWS = 2 };
 typedef struct near_flat {
     tc_real x[NEAR_FLAT_CAP + NEAR_COPY], y[NEAR_FLAT_CAP + NEAR_COPY], z[NEAR_FLAT_CAP + NEAR_COPY];
