@@ -2035,8 +2035,10 @@ static bool members_range(const tc_vec3* pts, const tc_point_grid* g, const int*
 
 // The undecided members of a block (pending[0..m), their first balls short of DENSITY_K others)
 // against the second ball's candidates: the walk's second ball, branch-free. The walk took
-// ~3,300 instructions and as much time as the batch's ~560 samples for its 46 rim samples at 20
-// mm (its knn_insert and short rows mispredicting). Those short even there take the walk.
+// ~3,300 instructions a sample and, by perf, as much time for its 46 rim samples at 20 mm as the
+// batch for the other ~560 (its knn_insert and short rows mispredicting): the densities and
+// their grid 0.29-0.30 -> 0.22-0.23 M ticks a call (least of 1000), 40 mm 0.48 -> 0.38, for +15 k
+// instructions (41 extra groups, mostly of one or two lanes). Those short even there take the walk.
 static void second_ball_densities(const tc_vec3* pts, int count, const tc_point_grid* g, const int* pending, int m, int* cand, int* near,
                                   tc_real* d, tc_real* rho) {
     tc_real r = 1.5 * g->cell * 2; // (the walk's doubled ball: the same value)

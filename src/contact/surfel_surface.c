@@ -66,7 +66,9 @@ bool tc_surfel_take_out_of_memory(void) {
 // The cells of p[0..count) (tc_point_grid_cell_index of each) into cell_of, their counts into
 // start[c + 1]. The AVX2 path divides a point's three offsets in one vdivpd: the same quotients
 // (an IEEE division per lane), clamped and truncated as cell_of_real does; the scalar path's
-// three divsd a point held the grid builds on the divider (~10 grids a hook call).
+// three divsd a point held the grid builds on the divider (~10 grids a hook call; all grid
+// builds at 20 mm 0.52 -> 0.37 M instructions with the counting sort below; time not measured
+// apart: ~1% of the hook by perf).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define GRID_AVX2 1
 #include <immintrin.h>

@@ -314,8 +314,11 @@ static int weights_grown(const tc_points_body* b, distribute_scratch* w, tc_vec3
 // index order (AVX2; their kept indices stored by a table of lane offsets), instead of walking
 // the phyxel grid (~230 of ~400 phyxels scanned a cell at 20 mm, ~10 instructions each) and
 // reading back a bitmap; no phyxel grid is built. The same candidates: the same squared
-// distances ((dx dx + dy dy) + dz dz, no FMA) and the same strict test. Beyond SCAN_ALL the
-// grid's walk scans fewer.
+// distances ((dx dx + dy dy) + dz dz, no FMA) and the same strict test. Distribution 0.35 -> 0.31-0.32
+// M ticks a call at 20 mm (least of 1000; 1.90 -> 1.74 M instructions), 40 mm 0.68 -> 0.55-0.61.
+// The scan costs ~7 instructions a phyxel for every phyxel, the walk ~10 for the phyxels near
+// the cell: SCAN_ALL is a bound for bodies whose cells' reach covers a fair share of them (the
+// bench's 400 phyxels: ~57% scanned by the walk), not a measured crossover.
 enum { SCAN_ALL = 1024 };
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define SCAN_AVX2 1
@@ -438,7 +441,10 @@ static bool record_cell(const tc_points_body* b, distribute_scratch* w, int list
 // The phyxels of one word of a sample's bits (list[q] for each set bit q, weight W[SAMPLE_LANES q])
 // given their share of fk, in bit order (each phyxel once a sample: any order within the word
 // gives the same sums). Two quotients per divpd where GNU C vectors exist: an IEEE division
-// per lane, the same bits as divsd, for half the divider's issues (~23 entries a sample).
+// per lane, the same bits as divsd, for half the divider's issues (~23 entries a sample; perf put
+// the loop's samples behind its divsd): distribution 0.38-0.40 -> 0.35-0.37 M ticks a call at 20
+// mm. Four per vdivpd (an AVX2 clone of the apply) ran slower (0.38-0.52); with the pairs, a
+// multiplication by 1 / wsum in their place (other bits, a probe only) gained nothing more.
 #if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
 typedef tc_real quotient_pair __attribute__((vector_size(2 * sizeof(tc_real))));
 static inline void apply_word(tc_vec3* f_ext, const int* list, const tc_real* W, uint64_t m, tc_real wsum, tc_vec3 fk) {
