@@ -1880,7 +1880,15 @@ TC_VECTOR_CLONES static int distance_lanes(const tc_vec3* pts, const int* cand, 
         dens_mask close = (dens_mask)(t <= rc);
         memcpy(d + DENSITY_LANES * m, &t, sizeof t);
         near[m] = j;
+#if defined(__clang__) || __GNUC__ >= 12
+        // (branch-free: kept when some lane is close; the lanes or-ed by two shuffles: 6
+        // instructions instead of gcc's 10 extracting each lane)
+        dens_mask any = close | __builtin_shufflevector(close, close, 2, 3, 0, 1);
+        any |= __builtin_shufflevector(any, any, 1, 0, 3, 2);
+        m -= (int)any[0];
+#else
         m += (close[0] | close[1] | close[2] | close[3]) != 0; // (branch-free: kept when some lane is close)
+#endif
     }
     for (int s = 0; s < DENSITY_K; ++s) best[s] = inf;
     for (int q = 0; q < m; ++q) {
