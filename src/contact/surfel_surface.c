@@ -63,6 +63,46 @@ bool tc_surfel_take_out_of_memory(void) {
     return was;
 }
 
+// The cells of p[0..count) (tc_point_grid_cell_index of each) into cell_of, their counts into
+// start[c + 1]. The AVX2 path divides a point's three offsets in one vdivpd: the same quotients
+// (an IEEE division per lane), clamped and truncated as cell_of_real does; the scalar path's
+// three divsd a point held the grid builds on the divider (~10 grids a hook call; all grid
+// builds at 20 mm 0.52 -> 0.37 M instructions with the counting sort below; time not measured
+// apart: ~1% of the hook by perf).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
+#define GRID_AVX2 1
+#include <immintrin.h>
+__attribute__((target("avx2"))) static void grid_cells_avx2(const tc_point_grid* g, const tc_vec3* p, int count, int* cell_of, int* start) {
+    __m256d o = _mm256_setr_pd(g->origin.x, g->origin.y, g->origin.z, 0), cell = _mm256_set1_pd(g->cell), zero = _mm256_setzero_pd();
+    __m256d top = _mm256_setr_pd(g->dims[0] - 1, g->dims[1] - 1, g->dims[2] - 1, 0);
+    int d0 = g->dims[0], d01 = g->dims[0] * g->dims[1];
+    for (int i = 0; i < count; ++i) {
+        __m256d x = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&p[i].x)), _mm_load_sd(&p[i].z), 1);
+        __m256d v = _mm256_div_pd(_mm256_sub_pd(x, o), cell);
+        // cell_of_real: NaN or negative 0, from n - 1 on n - 1, else the truncation
+        __m256d c = _mm256_blendv_pd(_mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), top, _mm256_cmp_pd(v, top, _CMP_GE_OQ));
+        c = _mm256_and_pd(c, _mm256_cmp_pd(v, zero, _CMP_GE_OQ));
+        __m128i k = _mm256_cvttpd_epi32(c);
+        int at = (_mm_extract_epi32(k, 2) * d01 + _mm_extract_epi32(k, 1) * d0) + _mm_extract_epi32(k, 0);
+        cell_of[i] = at;
+        start[at + 1]++;
+    }
+}
+#endif
+
+static void grid_cells(const tc_point_grid* g, const tc_vec3* p, int count, int* cell_of, int* start) {
+#ifdef GRID_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        grid_cells_avx2(g, p, count, cell_of, start);
+        return;
+    }
+#endif
+    for (int i = 0; i < count; ++i) {
+        cell_of[i] = tc_point_grid_cell_index(g, p[i]);
+        start[cell_of[i] + 1]++;
+    }
+}
+
 bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real cell) {
     tc_point_grid_free(g);
     tc_point_grid_layout(g, p, count, cell);
@@ -76,21 +116,16 @@ bool tc_point_grid_build(tc_point_grid* g, const tc_vec3* p, int count, tc_real 
         tc_surfel_note_out_of_memory();
         return false;
     }
-    for (int i = 0; i < count; ++i) {
-        cell_of[i] = tc_point_grid_cell_index(g, p[i]);
-        g->start[cell_of[i] + 1]++;
+    grid_cells(g, p, count, cell_of, g->start);
+    // Counting sort without a copy of the starts: start[c + 1] first counts cell c, then (the
+    // running sum of the cells before) is its fill position, which ends at cell c + 1's start.
+    int* start = g->start;
+    for (int c = 0, sum = 0; c < g->cell_count; ++c) {
+        int n = start[c + 1];
+        start[c + 1] = sum;
+        sum += n;
     }
-    for (int c = 0; c < g->cell_count; ++c) g->start[c + 1] += g->start[c];
-    int* fill = tc_alloc((size_t)g->cell_count * sizeof(int));
-    if (!fill) {
-        tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
-        tc_point_grid_free(g);
-        tc_surfel_note_out_of_memory();
-        return false;
-    }
-    memcpy(fill, g->start, (size_t)g->cell_count * sizeof(int));
-    for (int i = 0; i < count; ++i) g->items[fill[cell_of[i]]++] = i; // index order within a cell
-    tc_free(fill, (size_t)g->cell_count * sizeof(int));
+    for (int i = 0; i < count; ++i) g->items[start[cell_of[i] + 1]++] = i; // index order within a cell
     tc_free(cell_of, (size_t)(count > 0 ? count : 1) * sizeof(int));
     return true;
 }

@@ -182,6 +182,8 @@ typedef struct distribute_scratch {
     uint64_t* mark;  ///< one bit per phyxel: within the support (all clear between calls)
     int words;       ///< entries of mark
     tc_real h;   ///< default support (twice the mean phyxel radius)
+    tc_real* soa; ///< x, y, z of every phyxel (stride soa_stride) when the cells scan them all (else NULL)
+    int soa_stride;
     sample_share* share;      ///< per sample: where its weights are
     TC_ARRAY(int) lists;      ///< the candidates of every cell, cell after cell
     TC_ARRAY(tc_real) lane_w; ///< the weights of every group of samples (lane_weights' W), group after group
@@ -308,9 +310,69 @@ static int weights_grown(const tc_points_body* b, distribute_scratch* w, tc_vec3
     return count;
 }
 
+// A body of at most SCAN_ALL phyxels: each cell of samples tests all of them, 4 at a time, in
+// index order (AVX2; their kept indices stored by a table of lane offsets), instead of walking
+// the phyxel grid (~230 of ~400 phyxels scanned a cell at 20 mm, ~10 instructions each) and
+// reading back a bitmap; no phyxel grid is built. The same candidates: the same squared
+// distances ((dx dx + dy dy) + dz dz, no FMA) and the same strict test. Distribution 0.35 -> 0.31-0.32
+// M ticks a call at 20 mm (least of 1000; 1.90 -> 1.74 M instructions), 40 mm 0.68 -> 0.55-0.61.
+// The scan costs ~7 instructions a phyxel for every phyxel, the walk ~10 for the phyxels near
+// the cell: SCAN_ALL is a bound for bodies whose cells' reach covers a fair share of them (the
+// bench's 400 phyxels: ~57% scanned by the walk), not a measured crossover.
+enum { SCAN_ALL = 1024 };
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
+#define SCAN_AVX2 1
+#include <immintrin.h>
+static const int32_t kept_lanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+                                          {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                          {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
+// The phyxels strictly within `reach` of centre into list (4 entries written past the count at
+// most), in index order; returns their count. soa: x, y, z rows of stride `stride` (np rounded up
+// to 4, the padding never kept).
+__attribute__((target("avx2"))) static int scan_all_avx2(const tc_real* soa, int stride, int np, tc_vec3 centre, tc_real reach, int* list) {
+    __m256d px = _mm256_set1_pd(centre.x), py = _mm256_set1_pd(centre.y), pz = _mm256_set1_pd(centre.z);
+    __m256d rr = _mm256_set1_pd(reach * reach);
+    const tc_real *X = soa, *Y = X + stride, *Z = Y + stride;
+    int n = 0;
+    for (int i = 0; i < np; i += 4) {
+        __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(X + i), px), dy = _mm256_sub_pd(_mm256_loadu_pd(Y + i), py);
+        __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(Z + i), pz);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LT_OQ));
+        if (np - i < 4) m &= (1 << (np - i)) - 1;
+        __m128i kept = _mm_add_epi32(_mm_loadu_si128((const __m128i*)kept_lanes[m]), _mm_set1_epi32(i));
+        _mm_storeu_si128((__m128i*)(list + n), kept);
+        n += __builtin_popcount((unsigned)m);
+    }
+    return n;
+}
+#endif
+
+// The phyxels' coordinates in rows for scan_all_avx2, when the body is small enough and the CPU
+// has AVX2 (else w->soa stays NULL: the grid's walk). False when out of memory.
+static bool scan_all_setup(const tc_points_body* b, distribute_scratch* w) {
+#ifdef SCAN_AVX2
+    if (b->np > SCAN_ALL || !__builtin_cpu_supports("avx2")) return true;
+    w->soa_stride = (b->np + 3) / 4 * 4;
+    w->soa = tc_alloc((size_t)(3 * w->soa_stride) * sizeof(tc_real));
+    if (!w->soa) return false;
+    for (int t = 0; t < w->soa_stride; ++t) {
+        tc_vec3 x = t < b->np ? b->x[t] : tc_v3_zero();
+        w->soa[t] = x.x, w->soa[w->soa_stride + t] = x.y, w->soa[2 * w->soa_stride + t] = x.z;
+    }
+#else
+    (void)b, (void)w;
+#endif
+    return true;
+}
+
 // The candidates of a cell of samples: the phyxels strictly within `reach` of its centre,
 // in index order (the bitmap read word by word; the marks cleared). Returns their count.
 static int cell_candidates(const tc_points_body* b, distribute_scratch* w, tc_vec3 centre, tc_real reach, int* list) {
+#ifdef SCAN_AVX2
+    if (w->soa) return scan_all_avx2(w->soa, w->soa_stride, b->np, centre, reach, list);
+#endif
     int count = 0;
     if (mark_within(b, w, centre, reach) == 0) return 0;
     for (int k = 0; k < w->words; ++k) {
@@ -376,6 +438,39 @@ static bool record_cell(const tc_points_body* b, distribute_scratch* w, int list
     return true;
 }
 
+// The phyxels of one word of a sample's bits (list[q] for each set bit q, weight W[SAMPLE_LANES q])
+// given their share of fk, in bit order (each phyxel once a sample: any order within the word
+// gives the same sums). Two quotients per divpd where GNU C vectors exist: an IEEE division
+// per lane, the same bits as divsd, for half the divider's issues (~23 entries a sample; perf put
+// the loop's samples behind its divsd): distribution 0.38-0.40 -> 0.35-0.37 M ticks a call at 20
+// mm. Four per vdivpd (an AVX2 clone of the apply) ran slower (0.38-0.52); with the pairs, a
+// multiplication by 1 / wsum in their place (other bits, a probe only) gained nothing more.
+#if defined(__GNUC__) && !defined(TC_PLAIN_LANES)
+typedef tc_real quotient_pair __attribute__((vector_size(2 * sizeof(tc_real))));
+static inline void apply_word(tc_vec3* f_ext, const int* list, const tc_real* W, uint64_t m, tc_real wsum, tc_vec3 fk) {
+    quotient_pair by = {wsum, wsum};
+    for (; m & (m - 1); m &= m - 1) {
+        int q1 = __builtin_ctzll(m);
+        m &= m - 1;
+        int q2 = __builtin_ctzll(m), i1 = list[q1], i2 = list[q2];
+        quotient_pair c = (quotient_pair){W[SAMPLE_LANES * q1], W[SAMPLE_LANES * q2]} / by;
+        f_ext[i1] = tc_v3_madd(f_ext[i1], c[0], fk);
+        f_ext[i2] = tc_v3_madd(f_ext[i2], c[1], fk);
+    }
+    if (m) {
+        int q = __builtin_ctzll(m), i = list[q];
+        f_ext[i] = tc_v3_madd(f_ext[i], W[SAMPLE_LANES * q] / wsum, fk);
+    }
+}
+#else
+static inline void apply_word(tc_vec3* f_ext, const int* list, const tc_real* W, uint64_t m, tc_real wsum, tc_vec3 fk) {
+    for (; m; m &= m - 1) {
+        int q = __builtin_ctzll(m), i = list[q];
+        f_ext[i] = tc_v3_madd(f_ext[i], W[SAMPLE_LANES * q] / wsum, fk);
+    }
+}
+#endif
+
 // Sample k's force fk applied to its phyxels (each's weight over wsum): the same sums in the
 // same order as one sample at a time.
 static void apply_share(tc_vec3* f_ext, const distribute_scratch* w, const sample_share* share, tc_vec3 fk) {
@@ -389,12 +484,8 @@ static void apply_share(tc_vec3* f_ext, const distribute_scratch* w, const sampl
     const int* list = w->lists.data + share->list;
     const tc_real* W = w->lane_w.data + share->weights;
     const uint64_t* bits = w->lane_bits.data + share->bits;
-    tc_real wsum = share->wsum;
     for (int word = 0, words = (share->n + 63) / 64; word < words; ++word)
-        for (uint64_t m = bits[word]; m; m &= m - 1) {
-            int q = word * 64 + __builtin_ctzll(m), i = list[q];
-            f_ext[i] = tc_v3_madd(f_ext[i], W[SAMPLE_LANES * q] / wsum, fk);
-        }
+        apply_word(f_ext, list + 64 * word, W + SAMPLE_LANES * 64 * word, bits[word], share->wsum, fk);
 }
 
 void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_vec3* f, int count, tc_real sign) {
@@ -404,10 +495,10 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     tc_real rmean = 0;
     for (int i = 0; i < b->np; ++i) rmean += b->rbar[i];
     w.h = 2 * rmean / b->np; // twice the phyxel radius, grown to the K-th nearest if needed
-    // Phyxel cells of 0.7 h: a cell's candidate search (reach ~1.22 h) scans fewer phyxels
-    // outside it than with cells of h, for a few more rows (per-call minima at 4/20/40 mm
-    // ~2-5% lower; 0.5 h scans too many rows).
-    bool ok = tc_point_grid_build(&w.grid, b->x, b->np, 0.7 * w.h);
+    // (Past SCAN_ALL phyxels or without AVX2:) phyxel cells of 0.7 h: a cell's candidate search
+    // (reach ~1.22 h) scans fewer phyxels outside it than with cells of h, for a few more rows
+    // (per-call minima at 4/20/40 mm ~2-5% lower; 0.5 h scans too many rows).
+    bool ok = scan_all_setup(b, &w) && (w.soa || tc_point_grid_build(&w.grid, b->x, b->np, 0.7 * w.h));
     // Samples grouped by cells of h/4: one candidate list per cell (the phyxels within h plus
     // the cell's half-diagonal of its centre, with a margin for points just outside their
     // cell by rounding), filtered per sample.
@@ -429,7 +520,7 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
         if (begin == end) continue;
         int ix = c % cells.dims[0], iy = (c / cells.dims[0]) % cells.dims[1], iz = c / (cells.dims[0] * cells.dims[1]);
         tc_vec3 centre = tc_v3_add(cells.origin, tc_v3_scale(tc_v3(ix + 0.5, iy + 0.5, iz + 0.5), cells.cell));
-        ok = w.lists.count <= INT_MAX - b->np && tc_array_reserve(&w.lists, w.lists.count + b->np);
+        ok = w.lists.count <= INT_MAX - b->np - 4 && tc_array_reserve(&w.lists, w.lists.count + b->np + 4); // (+4: scan_all_avx2's stores)
         int list = w.lists.count, n = ok ? cell_candidates(b, &w, centre, reach, w.lists.data + list) : 0;
         w.lists.count += n;
         ok = ok && record_cell(b, &w, list, n, p, cells.items, begin, end);
@@ -447,6 +538,7 @@ void tc_points_distribute_forces(tc_points_body* b, const tc_vec3* p, const tc_v
     tc_free(w.mark, (size_t)w.words * sizeof(uint64_t));
     tc_point_grid_free(&cells);
     tc_point_grid_free(&w.grid);
+    if (w.soa) tc_free(w.soa, (size_t)(3 * w.soa_stride) * sizeof(tc_real));
 }
 
 void tc_points_distribute_force(tc_points_body* b, tc_vec3 p, tc_vec3 f) { tc_points_distribute_forces(b, &p, &f, 1, 1); }
