@@ -947,14 +947,89 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
-// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more;
-// sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here). The samples from first_new on
-// were added since the search that found prev: a sample with none of them within
-// 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
-// sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
+// Whether a sample lies closer than sqrt(r2) to mid (|p - mid|^2 < r2, gaps_of's test), from
+// the grid over the permuted axes (swapped_mid: mid's coordinates permuted as the samples').
+static bool covered_on_grid(const vec3_array* pts, const tc_point_grid* grid, tc_vec3 swapped_mid, tc_vec3 mid, tc_real r2) {
+    int lo[3], hi[3];
+    if (!tc_point_grid_range(grid, swapped_mid, sqrt(r2), lo, hi)) return false;
+    for (int cz = lo[2]; cz <= hi[2]; ++cz)
+        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t)
+                if (tc_v3_len2(tc_v3_sub(pts->data[grid->items[t]], mid)) < r2) return true;
+        }
+    return false;
+}
+
+// A sample i before first_new and an added sample k within 2.2 spacings of it: k may cover
+// one of i's earlier gaps, and (i, k) may be a new one (gap: its midpoint mid).
+typedef struct gap_link { int i, k; bool gap; tc_vec3 mid; } gap_link;
+typedef TC_ARRAY(gap_link) gap_link_array;
+
+// The links of the added samples (from first_new on) by i (those of i: sorted[start[i] ..
+// start[i + 1]), start: room for first_new + 1): for each, the pair test of split_near on i's
+// side and, for a pair, the cover test on the grid. False when out of memory (then no reuse).
+static bool gap_links(const vec3_array* pts, tc_real spacing, const int ax[3], const tc_vec3* swapped, const tc_point_grid* grid,
+                      int first_new, int* nb, gap_link_array* links, gap_link_array* sorted, int* start) {
+    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12), r2 = (0.75 * spacing) * (0.75 * spacing);
+    links->count = 0;
+    for (int k = first_new; k < pts->count; ++k) {
+        int n = near_samples(pts, swapped, grid, k, 2.2 * spacing, nb);
+        for (int q = 0; q < n; ++q) {
+            int i = nb[q];
+            if (i >= first_new) continue; // (pairs among the added samples: gaps_of of the earlier one)
+            gap_link l = {i, k, false, tc_v3_zero()};
+            tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[k], pts->data[i])); // (split_near's test from i: within 2.2 by the list)
+            if (!(d2 < below || (d2 <= above && sqrt(d2) < c))) {
+                l.mid = tc_v3_lerp(pts->data[i], pts->data[k], 0.5);
+                tc_vec3 sm = tc_v3(tc_v3_get(l.mid, ax[0]), tc_v3_get(l.mid, ax[1]), tc_v3_get(l.mid, ax[2]));
+                l.gap = !covered_on_grid(pts, grid, sm, l.mid, r2);
+            }
+            if (!array_push(links, l)) return false;
+        }
+    }
+    if (!tc_array_reserve(sorted, links->count)) return false;
+    memset(start, 0, (size_t)(first_new + 1) * sizeof(int));
+    for (int l = 0; l < links->count; ++l) start[links->data[l].i + 1]++;
+    for (int i = 0; i < first_new; ++i) start[i + 1] += start[i];
+    for (int l = 0; l < links->count; ++l) sorted->data[start[links->data[l].i]++] = links->data[l];
+    for (int i = first_new; i > 0; --i) start[i] = start[i - 1]; // (the fill moved each start to the next)
+    start[0] = 0;
+    sorted->count = links->count;
+    return true;
+}
+
+// The gaps of sample i < first_new in the second pass: its gaps of prev (from *p on, prev in
+// order of i) but those an added sample covers, and its pairs with the added samples
+// (links[lb..le)); the same set as a fresh search (a pair of earlier samples is the same pair,
+// with the same midpoint, covered by an earlier sample in neither pass).
+static void gaps_kept(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const gap_array* prev, int* p, int i,
+                      const gap_link* links, int lb, int le, gap_array* found) {
+    tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
+    for (; *p < prev->count && prev->data[*p].i < i; ++*p) {}
+    for (; *p < prev->count && prev->data[*p].i == i; ++*p) {
+        gap g = prev->data[*p];
+        bool covered = false;
+        for (int l = lb; l < le && !covered; ++l) covered = tc_v3_len2(tc_v3_sub(pts->data[links[l].k], g.mid)) < r2;
+        if (covered) continue;
+        g.key = tc_point_grid_cell_index(order, pts->data[g.j]); // this pass's cells
+        gap_insert(found, g);
+    }
+    for (int l = lb; l < le; ++l)
+        if (links[l].gap) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[links[l].k]), links[l].k, links[l].mid});
+}
+
+// gap_candidates' search (swapped: room for every sample; start: one more; nb, far: GAP_LANES
+// more; sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here). The samples from
+// first_new on were added since the search that found prev: an earlier sample keeps its gaps
+// from prev but those an added sample covers (one within 0.75 spacing of a midpoint within 1.1
+// spacings of i is within 2.2 spacings of i: the links of the added samples), and gains its
+// pairs with the added samples; the added samples are searched afresh. (At 20 mm 19 samples
+// added, 198 earlier ones within 2.2 spacings of them, which were searched afresh: the second
+// pass 0.095 -> 0.075 M TSC ticks a call, 0.21 M instructions less.)
 static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      int* far, uint8_t* touched, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new,
-                      gap_array* found, gap_array* all) {
+                      int* far, int* start, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found,
+                      gap_array* all) {
     for (int i = 0; i < pts->count; ++i) {
         tc_vec3 p = pts->data[i];
         swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
@@ -964,30 +1039,19 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
         int j = grid->items[t];
         sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
     }
-    bool reuse = prev && first_new < pts->count;
-    if (reuse) {
-        memset(touched, 0, (size_t)pts->count);
-        for (int k = first_new; k < pts->count; ++k) {
-            touched[k] = 1;
-            int n = near_samples(pts, swapped, grid, k, 2.2 * spacing, nb);
-            for (int q = 0; q < n; ++q) touched[nb[q]] = 1;
-        }
-    }
+    gap_link_array links = {0}, by_i = {0};
+    bool reuse = prev && first_new < pts->count && gap_links(pts, spacing, ax, swapped, grid, first_new, nb, &links, &by_i, start);
     all->count = 0;
     int p = 0; // prev is in order of i
     for (int i = 0; i < pts->count; ++i) {
         found->count = 0;
-        if (reuse && !touched[i]) {
-            for (; p < prev->count && prev->data[p].i < i; ++p) {}
-            for (; p < prev->count && prev->data[p].i == i; ++p) {
-                gap g = prev->data[p];
-                g.key = tc_point_grid_cell_index(order, pts->data[g.j]); // this pass's cells
-                gap_insert(found, g);
-            }
-        } else
+        if (reuse && i < first_new) gaps_kept(pts, spacing, order, prev, &p, i, by_i.data, start[i], start[i + 1], found);
+        else
             gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
+    tc_array_free(&links);
+    tc_array_free(&by_i);
 }
 
 // The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
@@ -1009,21 +1073,21 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
     int* nb = tc_alloc(padded * sizeof(int));
     int* far = tc_alloc(padded * sizeof(int));
-    uint8_t* touched = tc_alloc(count);
+    int* start = tc_alloc((count + 1) * sizeof(int));
     tc_real* coords = tc_alloc(6 * padded * sizeof(tc_real));
     int* index = tc_alloc(padded * sizeof(int));
     gap_sorted sorted = {coords, coords + padded, coords + 2 * padded, index, coords + 3 * padded, coords + 4 * padded, coords + 5 * padded};
     for (size_t t = (size_t)pts->count; coords && index && t < padded; ++t) // the padding (read, then masked off)
         sorted.x[t] = sorted.y[t] = sorted.z[t] = 0, sorted.j[t] = 0;
     cand->count = all->count = 0;
-    if (swapped && nb && far && touched) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
+    if (swapped && nb && far && start) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, start, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, padded * sizeof(int));
     tc_free(far, padded * sizeof(int));
-    tc_free(touched, count);
+    tc_free(start, (count + 1) * sizeof(int));
     if (coords) tc_free(coords, 6 * padded * sizeof(tc_real));
     if (index) tc_free(index, padded * sizeof(int));
 }
