@@ -746,20 +746,19 @@ static void thin_samples(vec3_array* pts, fits_array* fits, tc_real spacing, int
     tc_point_grid_free(&grid);
 }
 
-// The samples within r of sample i (|p_j - p_i|^2 <= r^2, as tc_point_grid_query), in no
-// particular order, from a grid over the samples with their axes permuted (swapped).
-static int near_samples(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, int i, tc_real r, int* out) {
+// The samples within r of x (|p_j - x|^2 <= r^2, as tc_point_grid_query), in no particular
+// order, from a grid over the samples with their axes permuted (sx: x's coordinates permuted).
+static int near_point(const vec3_array* pts, const tc_point_grid* grid, tc_vec3 sx, tc_vec3 x, tc_real r, int* out) {
     int lo[3], hi[3], n = 0;
-    if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return 0;
+    if (!tc_point_grid_range(grid, sx, r, lo, hi)) return 0;
     tc_real r2 = r * r;
-    tc_vec3 pi = pts->data[i];
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
                 int j = grid->items[t];
                 out[n] = j;
-                n += tc_v3_len2(tc_v3_sub(pts->data[j], pi)) <= r2;
+                n += tc_v3_len2(tc_v3_sub(pts->data[j], x)) <= r2;
             }
         }
     return n;
@@ -877,7 +876,7 @@ __attribute__((target("avx2"))) static bool covered_avx2(const gap_sorted* s, in
 }
 #endif
 
-// The samples within 2.2 spacings of sample i (as near_samples) split while walking the grid:
+// The samples within 2.2 spacings of sample i (as near_point) split while walking the grid:
 // those closer than 1.5 spacings into inner, the others into outer (each in no particular
 // order; the caller's results do not depend on it; room for GAP_LANES past every sample). |d| <
 // 1.5 spacings is decided on the squared distance except within 1e-12 of the boundary, where
@@ -947,62 +946,91 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
-// Whether a sample lies closer than sqrt(r2) to mid (|p - mid|^2 < r2, gaps_of's test), from
-// the grid over the permuted axes (swapped_mid: mid's coordinates permuted as the samples').
-static bool covered_on_grid(const vec3_array* pts, const tc_point_grid* grid, tc_vec3 swapped_mid, tc_vec3 mid, tc_real r2) {
+// The grid of the gap search's first pass over its samples (count), their axes permuted by ax;
+// the second pass finds the earlier samples on it.
+typedef struct gap_grid { tc_point_grid grid; int ax[3], count; } gap_grid;
+
+static tc_vec3 gap_swap(const gap_grid* g, tc_vec3 p) { return tc_v3(tc_v3_get(p, g->ax[0]), tc_v3_get(p, g->ax[1]), tc_v3_get(p, g->ax[2])); }
+
+// gap_candidates' first search (swapped, nb, far: room for every sample, the last two
+// GAP_LANES more; sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here).
+static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, gap_grid* gg, tc_vec3* swapped, int* nb, int* far,
+                      gap_sorted* sorted, gap_array* found, gap_array* all) {
+    for (int i = 0; i < pts->count; ++i) swapped[i] = gap_swap(gg, pts->data[i]);
+    gg->count = pts->count;
+    tc_point_grid* grid = &gg->grid;
+    if (!tc_point_grid_build(grid, swapped, pts->count, spacing)) sorted = NULL;
+    for (int t = 0; sorted && t < pts->count; ++t) {
+        int j = grid->items[t];
+        sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
+    }
+    all->count = 0;
+    for (int i = 0; i < pts->count; ++i) {
+        found->count = 0;
+        gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
+        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
+    }
+}
+
+// Whether a sample lies closer than sqrt(r2) to mid (|p - mid|^2 < r2, gaps_of's test): the
+// earlier samples on the first pass's grid, the added ones (from first_new on) one by one.
+static bool gap_covered(const vec3_array* pts, const gap_grid* gg, int first_new, tc_vec3 mid, tc_real r2) {
     int lo[3], hi[3];
-    if (!tc_point_grid_range(grid, swapped_mid, sqrt(r2), lo, hi)) return false;
-    for (int cz = lo[2]; cz <= hi[2]; ++cz)
-        for (int cy = lo[1]; cy <= hi[1]; ++cy) {
-            int row = (cz * grid->dims[1] + cy) * grid->dims[0];
-            for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t)
-                if (tc_v3_len2(tc_v3_sub(pts->data[grid->items[t]], mid)) < r2) return true;
-        }
+    const tc_point_grid* grid = &gg->grid;
+    if (tc_point_grid_range(grid, gap_swap(gg, mid), sqrt(r2), lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t)
+                    if (tc_v3_len2(tc_v3_sub(pts->data[grid->items[t]], mid)) < r2) return true;
+            }
+    for (int k = first_new; k < pts->count; ++k) // (the earlier samples cover most midpoints: tested first)
+        if (tc_v3_len2(tc_v3_sub(pts->data[k], mid)) < r2) return true;
     return false;
 }
 
-// A sample i before first_new and an added sample k within 2.2 spacings of it: k may cover
-// one of i's earlier gaps, and (i, k) may be a new one (gap: its midpoint mid).
+// Whether samples i < j pair (split_near's tests on i's side: 1.5-2.2 spacings apart), and
+// their gap: a pair with no sample closer than 0.75 spacing to its midpoint.
+static bool gap_pair(const vec3_array* pts, tc_real spacing, const gap_grid* gg, int first_new, int i, int j, tc_vec3* mid) {
+    tc_real r = 2.2 * spacing, c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[j], pts->data[i]));
+    if (!(d2 <= r * r) || d2 < below || (d2 <= above && sqrt(d2) < c)) return false;
+    *mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
+    return !gap_covered(pts, gg, first_new, *mid, (0.75 * spacing) * (0.75 * spacing));
+}
+
+// An earlier sample i (before first_new) and an added sample k within 2.2 spacings of it: k
+// may cover one of i's gaps of the first pass, and (i, k) may be a new gap (its midpoint mid).
 typedef struct gap_link { int i, k; bool gap; tc_vec3 mid; } gap_link;
 typedef TC_ARRAY(gap_link) gap_link_array;
 
-// The links of the added samples (from first_new on) by i (those of i: sorted[start[i] ..
-// start[i + 1]), start: room for first_new + 1): for each, the pair test of split_near on i's
-// side and, for a pair, the cover test on the grid. False when out of memory (then no reuse).
-static bool gap_links(const vec3_array* pts, tc_real spacing, const int ax[3], const tc_vec3* swapped, const tc_point_grid* grid,
-                      int first_new, int* nb, gap_link_array* links, gap_link_array* sorted, int* start) {
-    tc_real c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12), r2 = (0.75 * spacing) * (0.75 * spacing);
-    links->count = 0;
+// The links of the added samples, by i (those of i: by_i[start[i] .. start[i + 1]); start:
+// room for first_new + 1; nb: for the earlier samples). False when out of memory.
+static bool gap_links(const vec3_array* pts, tc_real spacing, const gap_grid* gg, int first_new, int* nb, gap_link_array* links,
+                      gap_link_array* by_i, int* start) {
     for (int k = first_new; k < pts->count; ++k) {
-        int n = near_samples(pts, swapped, grid, k, 2.2 * spacing, nb);
+        int n = near_point(pts, &gg->grid, gap_swap(gg, pts->data[k]), pts->data[k], 2.2 * spacing, nb);
         for (int q = 0; q < n; ++q) {
-            int i = nb[q];
-            if (i >= first_new) continue; // (pairs among the added samples: gaps_of of the earlier one)
-            gap_link l = {i, k, false, tc_v3_zero()};
-            tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[k], pts->data[i])); // (split_near's test from i: within 2.2 by the list)
-            if (!(d2 < below || (d2 <= above && sqrt(d2) < c))) {
-                l.mid = tc_v3_lerp(pts->data[i], pts->data[k], 0.5);
-                tc_vec3 sm = tc_v3(tc_v3_get(l.mid, ax[0]), tc_v3_get(l.mid, ax[1]), tc_v3_get(l.mid, ax[2]));
-                l.gap = !covered_on_grid(pts, grid, sm, l.mid, r2);
-            }
+            gap_link l = {nb[q], k, false, tc_v3_zero()};
+            l.gap = gap_pair(pts, spacing, gg, first_new, l.i, k, &l.mid);
             if (!array_push(links, l)) return false;
         }
     }
-    if (!tc_array_reserve(sorted, links->count)) return false;
+    if (!tc_array_reserve(by_i, links->count)) return false;
     memset(start, 0, (size_t)(first_new + 1) * sizeof(int));
     for (int l = 0; l < links->count; ++l) start[links->data[l].i + 1]++;
     for (int i = 0; i < first_new; ++i) start[i + 1] += start[i];
-    for (int l = 0; l < links->count; ++l) sorted->data[start[links->data[l].i]++] = links->data[l];
+    for (int l = 0; l < links->count; ++l) by_i->data[start[links->data[l].i]++] = links->data[l];
     for (int i = first_new; i > 0; --i) start[i] = start[i - 1]; // (the fill moved each start to the next)
     start[0] = 0;
-    sorted->count = links->count;
+    by_i->count = links->count;
     return true;
 }
 
 // The gaps of sample i < first_new in the second pass: its gaps of prev (from *p on, prev in
-// order of i) but those an added sample covers, and its pairs with the added samples
+// order of i) but those an added sample covers, and its gaps with the added samples
 // (links[lb..le)); the same set as a fresh search (a pair of earlier samples is the same pair,
-// with the same midpoint, covered by an earlier sample in neither pass).
+// with the same midpoint, covered by an earlier sample in neither pass or in both).
 static void gaps_kept(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const gap_array* prev, int* p, int i,
                       const gap_link* links, int lb, int le, gap_array* found) {
     tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
@@ -1019,39 +1047,33 @@ static void gaps_kept(const vec3_array* pts, tc_real spacing, const tc_point_gri
         if (links[l].gap) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[links[l].k]), links[l].k, links[l].mid});
 }
 
-// gap_candidates' search (swapped: room for every sample; start: one more; nb, far: GAP_LANES
-// more; sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here). The samples from
-// first_new on were added since the search that found prev: an earlier sample keeps its gaps
-// from prev but those an added sample covers (one within 0.75 spacing of a midpoint within 1.1
-// spacings of i is within 2.2 spacings of i: the links of the added samples), and gains its
-// pairs with the added samples; the added samples are searched afresh. (At 20 mm 19 samples
-// added, 198 earlier ones within 2.2 spacings of them, which were searched afresh: the second
-// pass 0.095 -> 0.075 M TSC ticks a call, 0.21 M instructions less.)
-static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      int* far, int* start, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found,
-                      gap_array* all) {
-    for (int i = 0; i < pts->count; ++i) {
-        tc_vec3 p = pts->data[i];
-        swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
-    }
-    if (!tc_point_grid_build(grid, swapped, pts->count, spacing)) sorted = NULL;
-    for (int t = 0; sorted && t < pts->count; ++t) {
-        int j = grid->items[t];
-        sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
-    }
+// The second search, after samples were added from first_new on (prev: the first's gaps, on
+// gg's grid of the first_new earlier samples; nb: room for them; start: first_new + 1). An
+// earlier sample keeps its gaps but those an added sample covers (one within 0.75 spacing of a
+// midpoint within 1.1 spacings of i is within 2.2 spacings of i: the links of the added
+// samples) and gains its gaps with the added samples; an added sample pairs with the later
+// added ones only, each tested one by one. No grid over all the samples, no fresh search of the
+// earlier samples near an added one (at 20 mm 19 samples added, 198 earlier ones near them):
+// second pass 0.095 -> 0.064 M TSC ticks a call. False when out of memory.
+static bool pair_gaps_again(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const gap_grid* gg, int* nb, int* start,
+                            const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
     gap_link_array links = {0}, by_i = {0};
-    bool reuse = prev && first_new < pts->count && gap_links(pts, spacing, ax, swapped, grid, first_new, nb, &links, &by_i, start);
+    bool ok = gap_links(pts, spacing, gg, first_new, nb, &links, &by_i, start);
     all->count = 0;
     int p = 0; // prev is in order of i
-    for (int i = 0; i < pts->count; ++i) {
+    for (int i = 0; ok && i < pts->count; ++i) {
         found->count = 0;
-        if (reuse && i < first_new) gaps_kept(pts, spacing, order, prev, &p, i, by_i.data, start[i], start[i + 1], found);
+        if (i < first_new) gaps_kept(pts, spacing, order, prev, &p, i, by_i.data, start[i], start[i + 1], found);
         else
-            gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
+            for (int j = i + 1; j < pts->count; ++j) {
+                tc_vec3 mid;
+                if (gap_pair(pts, spacing, gg, first_new, i, j, &mid)) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
+            }
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
     tc_array_free(&links);
     tc_array_free(&by_i);
+    return ok;
 }
 
 // The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
@@ -1060,50 +1082,62 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
 // whose rows run along the samples' longest extent (the axes permuted: on a patch across x, 5
 // rows of 5 cells per query instead of 25 rows of one cell), the samples near a midpoint in i's
 // list (one within 0.75 spacing of it is within 1.85 of i); the distances are those of the
-// original coordinates. prev (may be NULL): the gaps of the samples before first_new, whose
-// gaps far from the newer samples are taken from there.
-static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found,
+// original coordinates. prev (may be NULL): the gaps of the samples before first_new, found
+// on gg, whose search is then updated for the newer samples (pair_gaps_again).
+static void gap_candidates(const vec3_array* pts, tc_real spacing, gap_grid* gg, const gap_array* prev, int first_new, gap_array* found,
                            gap_array* all, vec3_array* cand) {
     tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
     tc_point_grid_layout(&order, pts->data, pts->count, spacing);
-    int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
+    cand->count = all->count = 0;
+    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
+    if (prev && first_new < pts->count && gg->grid.start && gg->count == first_new) {
+        int* nb = tc_alloc(padded * sizeof(int));
+        int* start = tc_alloc((count + 1) * sizeof(int));
+        bool done = nb && start && pair_gaps_again(pts, spacing, &order, gg, nb, start, prev, first_new, found, all);
+        if (nb) tc_free(nb, padded * sizeof(int));
+        if (start) tc_free(start, (count + 1) * sizeof(int));
+        if (done) {
+            for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
+            return;
+        }
+        all->count = 0; // (out of memory: a fresh search)
+    }
+    int* ax = gg->ax; // axes by decreasing extent (in cells)
+    ax[0] = 0, ax[1] = 1, ax[2] = 2;
     for (int a = 1; a < 3; ++a)
         for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
-    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
     int* nb = tc_alloc(padded * sizeof(int));
     int* far = tc_alloc(padded * sizeof(int));
-    int* start = tc_alloc((count + 1) * sizeof(int));
     tc_real* coords = tc_alloc(6 * padded * sizeof(tc_real));
     int* index = tc_alloc(padded * sizeof(int));
     gap_sorted sorted = {coords, coords + padded, coords + 2 * padded, index, coords + 3 * padded, coords + 4 * padded, coords + 5 * padded};
     for (size_t t = (size_t)pts->count; coords && index && t < padded; ++t) // the padding (read, then masked off)
         sorted.x[t] = sorted.y[t] = sorted.z[t] = 0, sorted.j[t] = 0;
-    cand->count = all->count = 0;
-    if (swapped && nb && far && start) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, start, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
+    gg->count = -1; // (no grid for a second pass unless built below)
+    if (swapped && nb && far) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, gg, swapped, nb, far, coords && index ? &sorted : NULL, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, padded * sizeof(int));
     tc_free(far, padded * sizeof(int));
-    tc_free(start, (count + 1) * sizeof(int));
     if (coords) tc_free(coords, 6 * padded * sizeof(tc_real));
     if (index) tc_free(index, padded * sizeof(int));
 }
 
 void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out) {
-    tc_point_grid grid = {0};
+    gap_grid gg = {0};
     gap_array found = {0}, prev = {0}, all = {0};
     vec3_array cand = {0};
     bool reuse = first_new >= 0 && first_new < pts->count;
     if (reuse) {
         vec3_array head = {pts->data, first_new, first_new};
-        gap_candidates(&head, spacing, &grid, NULL, first_new, &found, &prev, &cand);
+        gap_candidates(&head, spacing, &gg, NULL, first_new, &found, &prev, &cand);
     }
-    gap_candidates(pts, spacing, &grid, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
+    gap_candidates(pts, spacing, &gg, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
     for (int c = 0; c < cand.count; ++c) array_push(out, cand.data[c]);
-    tc_point_grid_free(&grid);
+    tc_point_grid_free(&gg.grid);
     tc_array_free(&found);
     tc_array_free(&prev);
     tc_array_free(&all);
@@ -1114,7 +1148,7 @@ void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spaci
 // seeding applied that rule already, so nothing would be deleted), then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
 static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, bool thinned) {
-    tc_point_grid grid = {0};
+    gap_grid gg = {0};
     int* near = NULL;
     int cap = 0;
     if (!thinned) thin_samples(pts, fits, spacing, &near, &cap);
@@ -1124,7 +1158,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     int first_new = pts->count;
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
-        gap_candidates(pts, spacing, &grid, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
+        gap_candidates(pts, spacing, &gg, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
         first_new = pts->count;
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
@@ -1159,7 +1193,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     tc_array_free(&found);
     tc_array_free(&gaps[0]);
     tc_array_free(&gaps[1]);
-    tc_point_grid_free(&grid);
+    tc_point_grid_free(&gg.grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
