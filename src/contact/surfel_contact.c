@@ -946,6 +946,7 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
+enum { GAP_AGAIN_MAX = 64 }; // (19 added at 20 mm)
 // The grid of the gap search's first pass over its samples (count), their axes permuted by ax;
 // the second pass finds the earlier samples on it.
 typedef struct gap_grid { tc_point_grid grid; int ax[3], count; } gap_grid;
@@ -1090,7 +1091,8 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, gap_grid* gg,
     tc_point_grid_layout(&order, pts->data, pts->count, spacing);
     cand->count = all->count = 0;
     size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
-    if (prev && first_new < pts->count && gg->grid.start && gg->count == first_new) {
+    // (More than GAP_AGAIN_MAX added samples: a fresh search, the added ones being tested pair by pair.)
+    if (prev && first_new < pts->count && pts->count - first_new <= GAP_AGAIN_MAX && gg->grid.start && gg->count == first_new) {
         int* nb = tc_alloc(padded * sizeof(int));
         int* start = tc_alloc((count + 1) * sizeof(int));
         bool done = nb && start && pair_gaps_again(pts, spacing, &order, gg, nb, start, prev, first_new, found, all);
