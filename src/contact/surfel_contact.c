@@ -281,7 +281,7 @@ static int fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
 
 // The samples the resampling keeps, in seed order: a sample closer than half a spacing to an
 // earlier kept one is deleted there (resample below). Seeding applies the same rule as it goes
-// (cells of half a spacing, same hashing as the fit table), so a seed whose sample is predicted
+// (cells of one spacing, hashed as the fit table's), so a seed whose sample is predicted
 // well inside a kept one's half spacing is not root-found at all.
 typedef struct cover_entry { tc_vec3 p; int next; } cover_entry;
 typedef TC_ARRAY(cover_entry) cover_entry_array;
