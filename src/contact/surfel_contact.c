@@ -281,34 +281,58 @@ static int fit_table_find(const fit_table* t, tc_vec3 x, tc_real h) {
 
 // The samples the resampling keeps, in seed order: a sample closer than half a spacing to an
 // earlier kept one is deleted there (resample below). Seeding applies the same rule as it goes
-// (cells of half a spacing, same hashing as the fit table), so a seed whose sample is predicted
+// (cells of one spacing, hashed as the fit table's), so a seed whose sample is predicted
 // well inside a kept one's half spacing is not root-found at all.
-typedef struct cover_entry { tc_vec3 p; int64_t key[3]; int next; } cover_entry;
+typedef struct cover_entry { tc_vec3 p; int next; } cover_entry;
 typedef TC_ARRAY(cover_entry) cover_entry_array;
+// The buckets' heads are read only where the bitmap marks the bucket occupied: a test of 8
+// cells (2 per axis) reads a 512-byte bitmap that stays in L1 instead of 8 heads scattered over
+// 16 KB (at 20 mm a quarter of the 11,700 cells tested a call hold a sample; the head's load
+// took a fifth of cover_within's time), and the heads need no clearing.
 typedef struct cover_set {
-    fit_table cells; ///< only its cell size and bucket heads are used
+    tc_real inv_cell;
+    uint64_t occupied[FIT_BUCKETS / 64]; ///< bit b: bucket b holds an entry (its head is set)
+    int head[FIT_BUCKETS];               ///< first entry of each occupied bucket
     cover_entry_array entries;
-    bool lost; ///< a point fell outside the cells (far or non-finite): the set no longer decides exactly
+    bool lost; ///< a point fell outside the cells (far or non-finite) or out of memory: the set no longer decides exactly
 } cover_set;
 
-static void cover_init(cover_set* c, tc_real cell) {
-    fit_table_init(&c->cells, 1.0); // (only for the bucket heads: the cell is set below)
-    c->cells.cell = cell;
-    c->cells.inv_cell = 1 / cell;
+static void cover_init(cover_set* c, tc_real cell, int room) {
+    c->inv_cell = 1 / cell;
+    memset(c->occupied, 0, sizeof c->occupied);
     c->entries = (cover_entry_array){0};
     c->lost = false;
+    tc_array_reserve(&c->entries, room); // (out of memory: cover_add tries again)
 }
 
+// fit_cell's keys (the same arithmetic) in cells of 1 / inv_cell.
+static bool cover_cell(tc_real inv_cell, tc_vec3 x, int64_t key[3]) {
+    for (int k = 0; k < 3; ++k) {
+        tc_real v = tc_v3_get(x, k) * inv_cell;
+        if (!(fabs(v) < 1e15)) return false;
+        int64_t c = (int64_t)v;
+        key[k] = c - (v < (tc_real)c);
+    }
+    return true;
+}
+
+static bool cover_occupied(const cover_set* c, int b) { return (c->occupied[b >> 6] >> (b & 63)) & 1; }
+
 static void cover_add(cover_set* c, tc_vec3 x) {
-    cover_entry e = {x, {0, 0, 0}, -1};
-    if (!fit_cell(&c->cells, x, e.key)) {
+    cover_entry e = {x, -1};
+    int64_t key[3];
+    if (!cover_cell(c->inv_cell, x, key)) {
         c->lost = true;
         return;
     }
-    int b = fit_bucket(e.key);
-    e.next = c->cells.head[b];
-    array_push(&c->entries, e);
-    c->cells.head[b] = c->entries.count - 1;
+    int b = fit_bucket(key);
+    e.next = cover_occupied(c, b) ? c->head[b] : -1;
+    if (!array_push(&c->entries, e)) { // (not kept here: the resampling thins the samples instead)
+        c->lost = true;
+        return;
+    }
+    c->head[b] = c->entries.count - 1;
+    c->occupied[b >> 6] |= (uint64_t)1 << (b & 63);
 }
 
 // True when a kept sample is within r (at most half the cell size) of x: the cells the ball
@@ -316,7 +340,7 @@ static void cover_add(cover_set* c, tc_vec3 x) {
 static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     int64_t lo[3], hi[3];
     tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
-    if (!fit_cell(&c->cells, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !fit_cell(&c->cells, tc_v3_add(x, tc_v3(w, w, w)), hi)) {
+    if (!cover_cell(c->inv_cell, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !cover_cell(c->inv_cell, tc_v3_add(x, tc_v3(w, w, w)), hi)) {
         c->lost = true;
         return false;
     }
@@ -324,11 +348,14 @@ static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     for (int64_t cz = lo[2]; cz <= hi[2]; ++cz)
         for (int64_t cy = lo[1]; cy <= hi[1]; ++cy) {
             uint64_t row = hash_y(cy) + hash_z(cz);
-            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx)
-                for (int i = c->cells.head[bucket_of(hash_x(cx) + row)]; i >= 0; i = c->entries.data[i].next) {
+            for (int64_t cx = lo[0]; cx <= hi[0]; ++cx) {
+                int b = bucket_of(hash_x(cx) + row);
+                if (!cover_occupied(c, b)) continue;
+                for (int i = c->head[b]; i >= 0; i = c->entries.data[i].next) {
                     const cover_entry* e = &c->entries.data[i];
-                    if (e->key[0] == cx && e->key[1] == cy && e->key[2] == cz && tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
+                    if (tc_v3_len2(tc_v3_sub(e->p, x)) <= r2) return true;
                 }
+            }
         }
     return false;
 }
@@ -719,20 +746,19 @@ static void thin_samples(vec3_array* pts, fits_array* fits, tc_real spacing, int
     tc_point_grid_free(&grid);
 }
 
-// The samples within r of sample i (|p_j - p_i|^2 <= r^2, as tc_point_grid_query), in no
-// particular order, from a grid over the samples with their axes permuted (swapped).
-static int near_samples(const vec3_array* pts, const tc_vec3* swapped, const tc_point_grid* grid, int i, tc_real r, int* out) {
+// The samples within r of x (|p_j - x|^2 <= r^2, as tc_point_grid_query), in no particular
+// order, from a grid over the samples with their axes permuted (sx: x's coordinates permuted).
+static int near_point(const vec3_array* pts, const tc_point_grid* grid, tc_vec3 sx, tc_vec3 x, tc_real r, int* out) {
     int lo[3], hi[3], n = 0;
-    if (!tc_point_grid_range(grid, swapped[i], r, lo, hi)) return 0;
+    if (!tc_point_grid_range(grid, sx, r, lo, hi)) return 0;
     tc_real r2 = r * r;
-    tc_vec3 pi = pts->data[i];
     for (int cz = lo[2]; cz <= hi[2]; ++cz)
         for (int cy = lo[1]; cy <= hi[1]; ++cy) {
             int row = (cz * grid->dims[1] + cy) * grid->dims[0];
             for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t) {
                 int j = grid->items[t];
                 out[n] = j;
-                n += tc_v3_len2(tc_v3_sub(pts->data[j], pi)) <= r2;
+                n += tc_v3_len2(tc_v3_sub(pts->data[j], x)) <= r2;
             }
         }
     return n;
@@ -850,7 +876,7 @@ __attribute__((target("avx2"))) static bool covered_avx2(const gap_sorted* s, in
 }
 #endif
 
-// The samples within 2.2 spacings of sample i (as near_samples) split while walking the grid:
+// The samples within 2.2 spacings of sample i (as near_point) split while walking the grid:
 // those closer than 1.5 spacings into inner, the others into outer (each in no particular
 // order; the caller's results do not depend on it; room for GAP_LANES past every sample). |d| <
 // 1.5 spacings is decided on the squared distance except within 1e-12 of the boundary, where
@@ -920,47 +946,135 @@ static void gaps_of(const vec3_array* pts, tc_real spacing, const tc_point_grid*
     }
 }
 
-// gap_candidates' search (swapped, touched: room for every sample; nb, far: GAP_LANES more;
-// sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here). The samples from first_new on
-// were added since the search that found prev: a sample with none of them within
-// 2.2 spacings keeps its gaps from prev (its pairs and their distances are the same, and a new
-// sample covering one of its midpoints would be within 0.75 + 1.1 spacings of it).
-static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const int ax[3], tc_vec3* swapped, int* nb,
-                      int* far, uint8_t* touched, gap_sorted* sorted, tc_point_grid* grid, const gap_array* prev, int first_new,
-                      gap_array* found, gap_array* all) {
-    for (int i = 0; i < pts->count; ++i) {
-        tc_vec3 p = pts->data[i];
-        swapped[i] = tc_v3(tc_v3_get(p, ax[0]), tc_v3_get(p, ax[1]), tc_v3_get(p, ax[2]));
-    }
+enum { GAP_AGAIN_MAX = 64 }; // (19 added at 20 mm)
+// The grid of the gap search's first pass over its samples (count), their axes permuted by ax;
+// the second pass finds the earlier samples on it.
+typedef struct gap_grid { tc_point_grid grid; int ax[3], count; } gap_grid;
+
+static tc_vec3 gap_swap(const gap_grid* g, tc_vec3 p) { return tc_v3(tc_v3_get(p, g->ax[0]), tc_v3_get(p, g->ax[1]), tc_v3_get(p, g->ax[2])); }
+
+// gap_candidates' first search (swapped, nb, far: room for every sample, the last two
+// GAP_LANES more; sorted, may be NULL: the copies for gaps_of's AVX2 walk, filled here).
+static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, gap_grid* gg, tc_vec3* swapped, int* nb, int* far,
+                      gap_sorted* sorted, gap_array* found, gap_array* all) {
+    for (int i = 0; i < pts->count; ++i) swapped[i] = gap_swap(gg, pts->data[i]);
+    gg->count = pts->count;
+    tc_point_grid* grid = &gg->grid;
     if (!tc_point_grid_build(grid, swapped, pts->count, spacing)) sorted = NULL;
     for (int t = 0; sorted && t < pts->count; ++t) {
         int j = grid->items[t];
         sorted->x[t] = pts->data[j].x, sorted->y[t] = pts->data[j].y, sorted->z[t] = pts->data[j].z, sorted->j[t] = j;
     }
-    bool reuse = prev && first_new < pts->count;
-    if (reuse) {
-        memset(touched, 0, (size_t)pts->count);
-        for (int k = first_new; k < pts->count; ++k) {
-            touched[k] = 1;
-            int n = near_samples(pts, swapped, grid, k, 2.2 * spacing, nb);
-            for (int q = 0; q < n; ++q) touched[nb[q]] = 1;
-        }
-    }
     all->count = 0;
-    int p = 0; // prev is in order of i
     for (int i = 0; i < pts->count; ++i) {
         found->count = 0;
-        if (reuse && !touched[i]) {
-            for (; p < prev->count && prev->data[p].i < i; ++p) {}
-            for (; p < prev->count && prev->data[p].i == i; ++p) {
-                gap g = prev->data[p];
-                g.key = tc_point_grid_cell_index(order, pts->data[g.j]); // this pass's cells
-                gap_insert(found, g);
-            }
-        } else
-            gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
+        gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
         for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
     }
+}
+
+// Whether a sample lies closer than sqrt(r2) to mid (|p - mid|^2 < r2, gaps_of's test): the
+// earlier samples on the first pass's grid, the added ones (from first_new on) one by one.
+static bool gap_covered(const vec3_array* pts, const gap_grid* gg, int first_new, tc_vec3 mid, tc_real r2) {
+    int lo[3], hi[3];
+    const tc_point_grid* grid = &gg->grid;
+    if (tc_point_grid_range(grid, gap_swap(gg, mid), sqrt(r2), lo, hi))
+        for (int cz = lo[2]; cz <= hi[2]; ++cz)
+            for (int cy = lo[1]; cy <= hi[1]; ++cy) {
+                int row = (cz * grid->dims[1] + cy) * grid->dims[0];
+                for (int t = grid->start[row + lo[0]], end = grid->start[row + hi[0] + 1]; t < end; ++t)
+                    if (tc_v3_len2(tc_v3_sub(pts->data[grid->items[t]], mid)) < r2) return true;
+            }
+    for (int k = first_new; k < pts->count; ++k) // (the earlier samples cover most midpoints: tested first)
+        if (tc_v3_len2(tc_v3_sub(pts->data[k], mid)) < r2) return true;
+    return false;
+}
+
+// Whether samples i < j pair (split_near's tests on i's side: 1.5-2.2 spacings apart), and
+// their gap: a pair with no sample closer than 0.75 spacing to its midpoint.
+static bool gap_pair(const vec3_array* pts, tc_real spacing, const gap_grid* gg, int first_new, int i, int j, tc_vec3* mid) {
+    tc_real r = 2.2 * spacing, c = 1.5 * spacing, below = c * c * (1 - 1e-12), above = c * c * (1 + 1e-12);
+    tc_real d2 = tc_v3_len2(tc_v3_sub(pts->data[j], pts->data[i]));
+    if (!(d2 <= r * r) || d2 < below || (d2 <= above && sqrt(d2) < c)) return false;
+    *mid = tc_v3_lerp(pts->data[i], pts->data[j], 0.5);
+    return !gap_covered(pts, gg, first_new, *mid, (0.75 * spacing) * (0.75 * spacing));
+}
+
+// An earlier sample i (before first_new) and an added sample k within 2.2 spacings of it: k
+// may cover one of i's gaps of the first pass, and (i, k) may be a new gap (its midpoint mid).
+typedef struct gap_link { int i, k; bool gap; tc_vec3 mid; } gap_link;
+typedef TC_ARRAY(gap_link) gap_link_array;
+
+// The links of the added samples, by i (those of i: by_i[start[i] .. start[i + 1]); start:
+// room for first_new + 1; nb: for the earlier samples). False when out of memory.
+static bool gap_links(const vec3_array* pts, tc_real spacing, const gap_grid* gg, int first_new, int* nb, gap_link_array* links,
+                      gap_link_array* by_i, int* start) {
+    for (int k = first_new; k < pts->count; ++k) {
+        int n = near_point(pts, &gg->grid, gap_swap(gg, pts->data[k]), pts->data[k], 2.2 * spacing, nb);
+        for (int q = 0; q < n; ++q) {
+            gap_link l = {nb[q], k, false, tc_v3_zero()};
+            l.gap = gap_pair(pts, spacing, gg, first_new, l.i, k, &l.mid);
+            if (!array_push(links, l)) return false;
+        }
+    }
+    if (!tc_array_reserve(by_i, links->count)) return false;
+    memset(start, 0, (size_t)(first_new + 1) * sizeof(int));
+    for (int l = 0; l < links->count; ++l) start[links->data[l].i + 1]++;
+    for (int i = 0; i < first_new; ++i) start[i + 1] += start[i];
+    for (int l = 0; l < links->count; ++l) by_i->data[start[links->data[l].i]++] = links->data[l];
+    for (int i = first_new; i > 0; --i) start[i] = start[i - 1]; // (the fill moved each start to the next)
+    start[0] = 0;
+    by_i->count = links->count;
+    return true;
+}
+
+// The gaps of sample i < first_new in the second pass: its gaps of prev (from *p on, prev in
+// order of i) but those an added sample covers, and its gaps with the added samples
+// (links[lb..le)); the same set as a fresh search (a pair of earlier samples is the same pair,
+// with the same midpoint, covered by an earlier sample in neither pass or in both).
+static void gaps_kept(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const gap_array* prev, int* p, int i,
+                      const gap_link* links, int lb, int le, gap_array* found) {
+    tc_real r2 = (0.75 * spacing) * (0.75 * spacing);
+    for (; *p < prev->count && prev->data[*p].i < i; ++*p) {}
+    for (; *p < prev->count && prev->data[*p].i == i; ++*p) {
+        gap g = prev->data[*p];
+        bool covered = false;
+        for (int l = lb; l < le && !covered; ++l) covered = tc_v3_len2(tc_v3_sub(pts->data[links[l].k], g.mid)) < r2;
+        if (covered) continue;
+        g.key = tc_point_grid_cell_index(order, pts->data[g.j]); // this pass's cells
+        gap_insert(found, g);
+    }
+    for (int l = lb; l < le; ++l)
+        if (links[l].gap) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[links[l].k]), links[l].k, links[l].mid});
+}
+
+// The second search, after samples were added from first_new on (prev: the first's gaps, on
+// gg's grid of the first_new earlier samples; nb: room for them; start: first_new + 1). An
+// earlier sample keeps its gaps but those an added sample covers (one within 0.75 spacing of a
+// midpoint within 1.1 spacings of i is within 2.2 spacings of i: the links of the added
+// samples) and gains its gaps with the added samples; an added sample pairs with the later
+// added ones only, each tested one by one. No grid over all the samples, no fresh search of the
+// earlier samples near an added one (at 20 mm 19 samples added, 198 earlier ones near them):
+// second pass 0.095 -> 0.064 M TSC ticks a call. False when out of memory.
+static bool pair_gaps_again(const vec3_array* pts, tc_real spacing, const tc_point_grid* order, const gap_grid* gg, int* nb, int* start,
+                            const gap_array* prev, int first_new, gap_array* found, gap_array* all) {
+    gap_link_array links = {0}, by_i = {0};
+    bool ok = gap_links(pts, spacing, gg, first_new, nb, &links, &by_i, start);
+    all->count = 0;
+    int p = 0; // prev is in order of i
+    for (int i = 0; ok && i < pts->count; ++i) {
+        found->count = 0;
+        if (i < first_new) gaps_kept(pts, spacing, order, prev, &p, i, by_i.data, start[i], start[i + 1], found);
+        else
+            for (int j = i + 1; j < pts->count; ++j) {
+                tc_vec3 mid;
+                if (gap_pair(pts, spacing, gg, first_new, i, j, &mid)) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
+            }
+        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
+    }
+    tc_array_free(&links);
+    tc_array_free(&by_i);
+    return ok;
 }
 
 // The midpoints of the pairs i < j of samples 1.5-2.2 spacings apart with no sample closer
@@ -969,50 +1083,63 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
 // whose rows run along the samples' longest extent (the axes permuted: on a patch across x, 5
 // rows of 5 cells per query instead of 25 rows of one cell), the samples near a midpoint in i's
 // list (one within 0.75 spacing of it is within 1.85 of i); the distances are those of the
-// original coordinates. prev (may be NULL): the gaps of the samples before first_new, whose
-// gaps far from the newer samples are taken from there.
-static void gap_candidates(const vec3_array* pts, tc_real spacing, tc_point_grid* grid, const gap_array* prev, int first_new, gap_array* found,
+// original coordinates. prev (may be NULL): the gaps of the samples before first_new, found
+// on gg, whose search is then updated for the newer samples (pair_gaps_again).
+static void gap_candidates(const vec3_array* pts, tc_real spacing, gap_grid* gg, const gap_array* prev, int first_new, gap_array* found,
                            gap_array* all, vec3_array* cand) {
     tc_point_grid order = {0}; // the layout of the one-spacing grid: its cells order the j
     tc_point_grid_layout(&order, pts->data, pts->count, spacing);
-    int ax[3] = {0, 1, 2}; // axes by decreasing extent (in cells)
+    cand->count = all->count = 0;
+    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
+    // (More than GAP_AGAIN_MAX added samples: a fresh search, the added ones being tested pair by pair.)
+    if (prev && first_new < pts->count && pts->count - first_new <= GAP_AGAIN_MAX && gg->grid.start && gg->count == first_new) {
+        int* nb = tc_alloc(padded * sizeof(int));
+        int* start = tc_alloc((count + 1) * sizeof(int));
+        bool done = nb && start && pair_gaps_again(pts, spacing, &order, gg, nb, start, prev, first_new, found, all);
+        if (nb) tc_free(nb, padded * sizeof(int));
+        if (start) tc_free(start, (count + 1) * sizeof(int));
+        if (done) {
+            for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
+            return;
+        }
+        all->count = 0; // (out of memory: a fresh search)
+    }
+    int* ax = gg->ax; // axes by decreasing extent (in cells)
+    ax[0] = 0, ax[1] = 1, ax[2] = 2;
     for (int a = 1; a < 3; ++a)
         for (int b = a; b > 0 && order.dims[ax[b]] > order.dims[ax[b - 1]]; --b) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
-    size_t count = (size_t)(pts->count > 0 ? pts->count : 1), padded = count + GAP_LANES;
     tc_vec3* swapped = tc_alloc(count * sizeof(tc_vec3));
     int* nb = tc_alloc(padded * sizeof(int));
     int* far = tc_alloc(padded * sizeof(int));
-    uint8_t* touched = tc_alloc(count);
     tc_real* coords = tc_alloc(6 * padded * sizeof(tc_real));
     int* index = tc_alloc(padded * sizeof(int));
     gap_sorted sorted = {coords, coords + padded, coords + 2 * padded, index, coords + 3 * padded, coords + 4 * padded, coords + 5 * padded};
     for (size_t t = (size_t)pts->count; coords && index && t < padded; ++t) // the padding (read, then masked off)
         sorted.x[t] = sorted.y[t] = sorted.z[t] = 0, sorted.j[t] = 0;
-    cand->count = all->count = 0;
-    if (swapped && nb && far && touched) { // (else no candidates: the gaps stay)
-        pair_gaps(pts, spacing, &order, ax, swapped, nb, far, touched, coords && index ? &sorted : NULL, grid, prev, first_new, found, all);
+    gg->count = -1; // (no grid for a second pass unless built below)
+    if (swapped && nb && far) { // (else no candidates: the gaps stay)
+        pair_gaps(pts, spacing, &order, gg, swapped, nb, far, coords && index ? &sorted : NULL, found, all);
         for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, padded * sizeof(int));
     tc_free(far, padded * sizeof(int));
-    tc_free(touched, count);
     if (coords) tc_free(coords, 6 * padded * sizeof(tc_real));
     if (index) tc_free(index, padded * sizeof(int));
 }
 
 void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spacing, int first_new, tc_surfel_points* out) {
-    tc_point_grid grid = {0};
+    gap_grid gg = {0};
     gap_array found = {0}, prev = {0}, all = {0};
     vec3_array cand = {0};
     bool reuse = first_new >= 0 && first_new < pts->count;
     if (reuse) {
         vec3_array head = {pts->data, first_new, first_new};
-        gap_candidates(&head, spacing, &grid, NULL, first_new, &found, &prev, &cand);
+        gap_candidates(&head, spacing, &gg, NULL, first_new, &found, &prev, &cand);
     }
-    gap_candidates(pts, spacing, &grid, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
+    gap_candidates(pts, spacing, &gg, reuse ? &prev : NULL, reuse ? first_new : pts->count, &found, &all, &cand);
     for (int c = 0; c < cand.count; ++c) array_push(out, cand.data[c]);
-    tc_point_grid_free(&grid);
+    tc_point_grid_free(&gg.grid);
     tc_array_free(&found);
     tc_array_free(&prev);
     tc_array_free(&all);
@@ -1023,7 +1150,7 @@ void tc_surfel_contact_gap_candidates(const tc_surfel_points* pts, tc_real spaci
 // seeding applied that rule already, so nothing would be deleted), then fills gaps with
 // midpoints of neighbours 1.5-2.2 spacings apart, re-projected on the contact surface.
 static void resample(const tc_points_body* A, const tc_points_body* B, vec3_array* pts, fits_array* fits, tc_real spacing, bool thinned) {
-    tc_point_grid grid = {0};
+    gap_grid gg = {0};
     int* near = NULL;
     int cap = 0;
     if (!thinned) thin_samples(pts, fits, spacing, &near, &cap);
@@ -1033,7 +1160,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     int first_new = pts->count;
     for (int pass = 0; pass < 2; ++pass) {
         int added = 0;
-        gap_candidates(pts, spacing, &grid, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
+        gap_candidates(pts, spacing, &gg, pass > 0 ? &gaps[0] : NULL, first_new, &found, &gaps[pass], &cand);
         first_new = pts->count;
         // Candidates closer than 0.75 spacing to an earlier kept candidate are dropped.
         tc_point_grid_build(&cgrid, cand.data, cand.count, spacing);
@@ -1068,7 +1195,7 @@ static void resample(const tc_points_body* A, const tc_points_body* B, vec3_arra
     tc_array_free(&found);
     tc_array_free(&gaps[0]);
     tc_array_free(&gaps[1]);
-    tc_point_grid_free(&grid);
+    tc_point_grid_free(&gg.grid);
     if (near) tc_free(near, (size_t)cap * sizeof(int));
 }
 
@@ -1621,7 +1748,6 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     fit_table table;
     fit_table_init(&table, fmin(A->surface.h, B->surface.h));
     cover_set cover;
-    cover_init(&cover, spacing > 0 ? spacing : 1); // cells of a spacing: the balls (radius up to half a spacing) meet 2 per axis
     // Both sides classified first: room for all seeds at once (the fit table's entries and the
     // samples' fit pairs are large: no regrowth copies). The classifications do not depend on
     // the seeding.
@@ -1631,6 +1757,7 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
         classify_side(side[s], side[1 - s], exact_roots, &cls[s]);
         for (int slot = 0; slot < cls[s].count; ++slot) seeds += cls[s].state[slot] == CLASS_SEED;
     }
+    cover_init(&cover, spacing > 0 ? spacing : 1, spacing > 0 ? seeds : 0); // cells of a spacing: the balls (radius up to half a spacing) meet 2 per axis
     tc_array_reserve(&table.entries, table.entries.count + seeds);
     tc_array_reserve(&table.fits, table.fits.count + seeds);
     tc_array_reserve(out, out->count + seeds);

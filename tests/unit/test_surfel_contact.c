@@ -472,8 +472,9 @@ static void test_densities_of_non_finite_samples_end(void** state) {
 static void test_gap_reuse_matches_fresh_search(void** state) {
     (void)state;
     const tc_real sp = 0.01;
-    for (int across = 0; across < 2; ++across) {
-        uint32_t seed = 21 + (uint32_t)across;
+    for (int run = 0; run < 4; ++run) {
+        int across = run & 1, added = run < 2 ? 8 : 40; // (40: many earlier samples near several added ones)
+        uint32_t seed = 21 + (uint32_t)run;
         tc_surfel_points pts = {0}, first = {0}, fresh = {0}, reused = {0};
         for (int a = 0; a < 30; ++a)
             for (int b = 0; b < 30; ++b) {
@@ -485,9 +486,10 @@ static void test_gap_reuse_matches_fresh_search(void** state) {
         int old = pts.count;
         tc_surfel_contact_gap_candidates(&pts, sp, old, &first);
         assert_true(first.count > 20);
-        for (int c = 0; c < 8; ++c) { // added: near some midpoints, and anywhere
-            tc_vec3 q = c < 5 ? first.data[c * (first.count / 5)] : tc_v3(0.3 * rnd(&seed), 0.3 * rnd(&seed), 0);
-            if (c >= 5 && across) q = tc_v3(0, q.x, q.y);
+        for (int c = 0; c < added; ++c) { // added: near some midpoints, and anywhere
+            int at = added * 5 / 8;
+            tc_vec3 q = c < at ? first.data[c * (first.count / at)] : tc_v3(0.3 * rnd(&seed), 0.3 * rnd(&seed), 0);
+            if (c >= at && across) q = tc_v3(0, q.x, q.y);
             tc_array_push(&pts, tc_v3_add(q, tc_v3(0.05 * sp * rnd(&seed), 0.05 * sp * rnd(&seed), 0)));
         }
         tc_surfel_contact_gap_candidates(&pts, sp, pts.count, &fresh);
