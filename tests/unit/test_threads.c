@@ -108,10 +108,12 @@ static void test_two_threads_really_run(void** state) {
     (void)state;
     int one = threads_seen_running("points_pile", 1, 10);
     assert_int_equal(one, 1); // the world never starts a thread of its own
-    int two = threads_seen_running("points_pile", 2, 30);
+    // 3 bodies in each of 120 loops, the next body to the next free thread: both take some,
+    // unless a loaded machine keeps the second thread from waking through all 120 (seen once,
+    // niced under a load of 15 on 2 cores): up to 5 runs, one of them must show both.
+    int two = 0;
+    for (int attempt = 0; attempt < 5 && two < 2; ++attempt) two = threads_seen_running("points_pile", 2, 30);
     printf("points_pile: %d thread(s) allocated with world.threads = 2 (OpenMP %s)\n", two, tc_parallel_enabled() ? "on" : "off");
-    // 3 bodies in each of 120 loops, the next body to the next free thread: both take some
-    // (unless the machine kept the second thread from running through all 120, not seen)
     if (tc_parallel_enabled()) assert_int_equal(two, 2);
     else assert_int_equal(two, 1);
 }
