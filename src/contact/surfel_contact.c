@@ -969,7 +969,7 @@ static void pair_gaps(const vec3_array* pts, tc_real spacing, const tc_point_gri
     for (int i = 0; i < pts->count; ++i) {
         found->count = 0;
         gaps_of(pts, spacing, order, swapped, grid, sorted, nb, far, i, found);
-        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
+        for (int f = 0; f < found->count; ++f) if (!array_push(all, found->data[f])) tc_surfel_note_out_of_memory();
     }
 }
 
@@ -1070,7 +1070,7 @@ static bool pair_gaps_again(const vec3_array* pts, tc_real spacing, const tc_poi
                 tc_vec3 mid;
                 if (gap_pair(pts, spacing, gg, first_new, i, j, &mid)) gap_insert(found, (gap){i, tc_point_grid_cell_index(order, pts->data[j]), j, mid});
             }
-        for (int f = 0; f < found->count; ++f) array_push(all, found->data[f]);
+        for (int f = 0; f < found->count; ++f) if (!array_push(all, found->data[f])) tc_surfel_note_out_of_memory();
     }
     tc_array_free(&links);
     tc_array_free(&by_i);
@@ -1099,7 +1099,7 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, gap_grid* gg,
         if (nb) tc_free(nb, padded * sizeof(int));
         if (start) tc_free(start, (count + 1) * sizeof(int));
         if (done) {
-            for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
+            for (int g = 0; g < all->count; ++g) if (!array_push(cand, all->data[g].mid)) tc_surfel_note_out_of_memory();
             return;
         }
         all->count = 0; // (out of memory: a fresh search)
@@ -1119,7 +1119,7 @@ static void gap_candidates(const vec3_array* pts, tc_real spacing, gap_grid* gg,
     gg->count = -1; // (no grid for a second pass unless built below)
     if (swapped && nb && far) { // (else no candidates: the gaps stay)
         pair_gaps(pts, spacing, &order, gg, swapped, nb, far, coords && index ? &sorted : NULL, found, all);
-        for (int g = 0; g < all->count; ++g) array_push(cand, all->data[g].mid);
+        for (int g = 0; g < all->count; ++g) if (!array_push(cand, all->data[g].mid)) tc_surfel_note_out_of_memory();
     }
     tc_free(swapped, count * sizeof(tc_vec3));
     tc_free(nb, padded * sizeof(int));

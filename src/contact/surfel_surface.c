@@ -326,9 +326,8 @@ bool tc_point_grid_any_within(const tc_point_grid* g, const tc_vec3* p, tc_vec3 
 static void tiles_clear(struct tc_surfel_tiles* c);
 static void tiles_free(struct tc_surfel_tiles* c);
 
-// The grid and the sorted copies (not the tile cache, which a rebuild empties and keeps).
-static void free_snapshot(tc_surfel_surface* S) {
-    tc_point_grid_free(&S->grid);
+// The sorted copies.
+static void free_copies(tc_surfel_surface* S) {
     if (S->cs) tc_free(S->cs, (size_t)S->sorted_count * sizeof(tc_vec3));
     if (S->rec) tc_free(S->rec, 6 * (size_t)S->sorted_count * sizeof(tc_real));
     if (S->soa) tc_free(S->soa, 6 * ((size_t)S->sorted_count + 4) * sizeof(tc_real));
@@ -336,6 +335,12 @@ static void free_snapshot(tc_surfel_surface* S) {
     S->rec = NULL;
     S->soa = NULL;
     S->sorted_count = 0;
+}
+
+// The grid and the sorted copies (not the tile cache, which a rebuild empties and keeps).
+static void free_snapshot(tc_surfel_surface* S) {
+    tc_point_grid_free(&S->grid);
+    free_copies(S);
 }
 
 void tc_surfel_surface_free(tc_surfel_surface* S) {
@@ -362,7 +367,10 @@ bool tc_surfel_surface_build(tc_surfel_surface* S, const tc_vec3* s, const tc_ve
     S->rec = tc_alloc(6 * (size_t)S->sorted_count * sizeof(tc_real));
     size_t stride = (size_t)S->sorted_count + 4; // (the tiles read whole groups of 4 past a row's end)
     S->soa = tc_calloc(6 * stride, sizeof(tc_real));
-    if (!S->cs || !S->rec || !S->soa) return false;
+    if (!S->cs || !S->rec || !S->soa) { // none kept: a copy that exists is a filled one (the grid stays, on s)
+        free_copies(S);
+        return false;
+    }
     for (int t = 0; t < count; ++t) {
         tc_vec3 st = s[S->grid.items[t]], nt = n[S->grid.items[t]];
         S->cs[t] = st;
@@ -1083,6 +1091,7 @@ __attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g
 #endif
 
 int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
+    if (max_r < 0) return -1; // (nothing within; the flat ball's ranges assume lo <= hi)
     bool copies = S->cs && S->rec && S->soa; // (all three made: filled; a failed build leaves them unfilled)
 #ifdef TILE_AVX2
     if (r0 >= max_r && copies && tile_has_avx2()) {

@@ -713,6 +713,7 @@ static void test_surface_nearest_matches_brute_force(void** state) {
             assert_int_equal(tc_surfel_surface_nearest(&S, x, r * (1 + 1e-9), r * (1 + 1e-9)), best);
         }
         found += best >= 0;
+        assert_int_equal(tc_surfel_surface_nearest(&S, x, -max_r, -max_r), -1); // a negative radius holds nothing
     }
     assert_true(found > 300 && found < 1400); // both answers exercised
     tc_surfel_surface_free(&S);
