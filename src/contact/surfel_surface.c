@@ -725,8 +725,65 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 #include <immintrin.h>
 #include "contact/lanes_compact.h"
 
-// tile_rows_scalar 4 surfels at a time (the same test; the lanes past `end` masked off; 4
-// entries written per step, of which the kept ones count).
+// tile_rows_scalar in two passes, 4 surfels at a time (the same test; the lanes past `end`
+// masked off). The first tests the positions alone and lists the groups that keep a surfel
+// (branch-free: the index written always, advanced when the mask is not 0) and counts the kept
+// ones; the list is then laid out with a stride of count + LANES, and the second pass moves the
+// listed groups' kept lanes into it in order (4 entries written per group, of which the kept
+// ones count). Against one pass storing all 6 arrays of every group into a list laid out for
+// every scanned surfel (perf: the normals' loads and the stores into cold tile memory waited):
+// at 20 mm a tile scans ~113 surfels in ~21 rows of ~5 (40 groups, a third keep nothing) and
+// keeps ~60, so the normals of a third of the groups are not read and the lists take ~55% of
+// the memory (denser for the filters too).
+enum { TILE_SCAN_GROUPS = 512 }; // (more groups than this: the plain fill; ~40 a tile at 20 mm)
+typedef struct tile_scan { int count, groups; int q[TILE_SCAN_GROUPS]; unsigned char m[TILE_SCAN_GROUPS]; } tile_scan;
+
+// The first pass: false (nothing listed) when the runs hold more than TILE_SCAN_GROUPS groups.
+__attribute__((target("avx2"))) static bool tile_scan_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
+                                                           const tc_real bhi[3], tc_real r2, tile_scan* ts) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
+    __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
+    int n = 0, k = 0, groups = 0;
+    for (int i = 0; i < rows; ++i) groups += (run[i][1] - run[i][0] + LANES - 1) / LANES;
+    if (groups > TILE_SCAN_GROUPS) return false;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
+        __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
+        __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
+        __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
+        __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lz, z), _mm256_sub_pd(z, hz)), zero);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+        if (end - q < LANES) m &= (1u << (end - q)) - 1;
+        ts->q[k] = q, ts->m[k] = (unsigned char)m;
+        k += m != 0;
+        n += __builtin_popcount(m);
+    }
+    ts->count = n, ts->groups = k;
+    return true;
+}
+
+// The second pass: the listed groups' kept surfels into the 6 arrays out (stride `stride`).
+__attribute__((target("avx2"))) static void tile_store_avx2(const tc_surfel_surface* S, const tile_scan* ts, tc_real* out, int stride) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
+    int n = 0;
+    for (int k = 0; k < ts->groups; ++k) {
+        const tc_real* p = src + ts->q[k];
+        unsigned m = ts->m[k];
+        __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
+        tc_compact_store_pd(X + n, _mm256_loadu_pd(p), perm), tc_compact_store_pd(Y + n, _mm256_loadu_pd(p + ss), perm);
+        tc_compact_store_pd(Z + n, _mm256_loadu_pd(p + 2 * ss), perm), tc_compact_store_pd(NX + n, _mm256_loadu_pd(p + 3 * ss), perm);
+        tc_compact_store_pd(NY + n, _mm256_loadu_pd(p + 4 * ss), perm), tc_compact_store_pd(NZ + n, _mm256_loadu_pd(p + 5 * ss), perm);
+        n += __builtin_popcount(m);
+    }
+}
+
+// The one-pass fill (runs of more than TILE_SCAN_GROUPS groups): tile_rows_scalar 4 surfels at a
+// time (the same test; 4 entries written per step, of which the kept ones count).
 __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
                                                           const tc_real bhi[3], tc_real r2, tc_real* out, int stride) {
     size_t ss = (size_t)S->sorted_count + 4;
@@ -1167,14 +1224,25 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
             most += end - q;
         }
     }
-    int stride = most + LANES, n;
-    tc_real* d = tile_space(tc, 6 * (size_t)stride);
-    if (!d) return false;
+    int stride, n;
+    tc_real* d;
 #ifdef TILE_AVX2
-    if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
-    else
+    tile_scan ts;
+    if (tile_has_avx2() && tile_scan_avx2(S, run, rows, blo, bhi, r2, &ts)) { // (the list laid out for the kept surfels)
+        n = ts.count, stride = n + LANES;
+        if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
+        tile_store_avx2(S, &ts, d, stride);
+    } else
 #endif
-        n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
+    {
+        stride = most + LANES; // (room for every scanned surfel)
+        if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
+#ifdef TILE_AVX2
+        if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
+        else
+#endif
+            n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
+    }
     for (int k = 0; k < 6; ++k)
         for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (2h)^2
     tc->cell[e] = key;
