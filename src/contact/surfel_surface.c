@@ -672,9 +672,11 @@ static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
     return mut->tiles;
 }
 
-// Room for n reals in a block (blocks are added, never moved: no list is copied); NULL when
-// out of memory.
+// Room for n reals in a block (blocks are added, never moved: no list is copied), at a multiple
+// of 32 bytes (with strides of whole groups, the lists' groups of 4 do not straddle lines);
+// NULL when out of memory.
 static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
+    n += LANES - 1; // (room to align)
     while (tc->cur < tc->blocks && tc->used + n > tc->block_cap[tc->cur]) tc->cur++, tc->used = 0;
     if (tc->cur == tc->blocks) {
         if (tc->blocks == TILE_BLOCKS) return NULL;
@@ -684,8 +686,9 @@ static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
         tc->block_cap[tc->blocks++] = cap;
     }
     tc_real* d = tc->block[tc->cur] + tc->used;
-    tc->used += n;
-    return d;
+    size_t skip = ((size_t)-(uintptr_t)d / sizeof(tc_real)) & (LANES - 1); // (blocks are 8-byte aligned at least)
+    tc->used += skip + n - (LANES - 1);
+    return d + skip;
 }
 
 // The next n reals of the block being filled, fetched for writing ahead of a fill: the blocks
@@ -1241,13 +1244,13 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
 #ifdef TILE_AVX2
     tile_scan ts;
     if (tile_has_avx2() && tile_scan_avx2(S, run, rows, blo, bhi, r2, &ts)) { // (the list laid out for the kept surfels)
-        n = ts.count, stride = n + LANES;
+        n = ts.count, stride = (n + 2 * LANES - 1) & -LANES;
         if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
         tile_store_avx2(S, &ts, d, stride);
     } else
 #endif
     {
-        stride = most + LANES; // (room for every scanned surfel)
+        stride = (most + 2 * LANES - 1) & -LANES; // (room for every scanned surfel)
         if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
 #ifdef TILE_AVX2
         if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
