@@ -691,15 +691,16 @@ static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
     return d + skip;
 }
 
-// The next n reals of the block being filled, fetched for writing ahead of a fill: the blocks
-// are reused from their start every call and ~2 MB of lists a call at 20 mm leave them out of
-// L2 by the next, so the fill's stores waited on every line.
-static void tile_space_warm(const struct tc_surfel_tiles* tc, size_t n) {
-    if (tc->cur >= tc->blocks) return;
-    size_t room = tc->block_cap[tc->cur] - tc->used;
+// The next TILE_WARM_REALS reals of the block being filled (~a list at 20 mm), fetched for
+// writing ahead of a fill (the runs are found meanwhile; unrolled: 48 prefetches): the blocks
+// are reused from their start every call and ~1 MB of lists a call at 20 mm (301 lists; 1.75 MB
+// laid out for every scanned surfel) with the other stages' data leave them out of L2 by the
+// next, so the fill's stores waited on every line (perf: most of tile_rows_avx2's time).
+static void tile_space_warm(const struct tc_surfel_tiles* tc) {
+    if (tc->cur >= tc->blocks || tc->block_cap[tc->cur] - tc->used < TILE_WARM_REALS) return; // (near a block's end: not worth it)
     const char* p = (const char*)(tc->block[tc->cur] + tc->used);
-    size_t bytes = (n < room ? n : room) * sizeof(tc_real);
-    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, 1, 3);
+#pragma GCC unroll 48
+    for (int b = 0; b < TILE_WARM_REALS * (int)sizeof(tc_real); b += 64) __builtin_prefetch(p + b, 1, 3);
 }
 
 // Distance from v to the interval [a, b] (0 inside).
@@ -747,8 +748,8 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 // ones count). Against one pass storing all 6 arrays of every group into a list laid out for
 // every scanned surfel (perf: the normals' loads and the stores into cold tile memory waited):
 // at 20 mm a tile scans ~113 surfels in ~21 rows of ~5 (40 groups, a third keep nothing) and
-// keeps ~60, so the normals of a third of the groups are not read and the lists take ~55% of
-// the memory (denser for the filters too).
+// keeps ~60 (301 tiles a call), so the normals of a third of the groups are not read and the
+// lists take ~55% of the memory (denser for the filters too).
 enum { TILE_SCAN_GROUPS = 512 }; // (more groups than this: the plain fill; ~40 a tile at 20 mm)
 typedef struct tile_scan { int count, groups; int q[TILE_SCAN_GROUPS]; unsigned char m[TILE_SCAN_GROUPS]; } tile_scan;
 
@@ -1189,7 +1190,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     tc_real slack = 1e-6 * grid->cell, r = radius * (1 + 1e-9) + slack, r2 = r * r, cs = grid->cell;
     tc_real blo[3], bhi[3];
     int lo[3], hi[3];
-    tile_space_warm(tc, TILE_WARM_REALS);
+    tile_space_warm(tc);
     for (int k = 0; k < 3; ++k) {
         tc_real o = tc_v3_get(grid->origin, k);
         blo[k] = o + c[k] * cs - slack;
