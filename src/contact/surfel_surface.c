@@ -692,12 +692,12 @@ static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
 }
 
 // The next TILE_WARM_REALS reals of the block being filled (~a list at 20 mm), fetched for
-// writing after each fill for the next (the fits between give them time; fetched at the start
-// of the next fill instead, its runs' search alone hid less: fill ticks a call ~0.42 -> 0.33-0.40 M
-// at 20 mm; unrolled: 48 prefetches): the blocks
-// are reused from their start every call and ~1 MB of lists a call at 20 mm (301 lists; 1.75 MB
-// laid out for every scanned surfel) with the other stages' data leave them out of L2 by the
-// next, so the fill's stores waited on every line (perf: most of tile_rows_avx2's time).
+// writing after each fill, for the next (unrolled: 48 prefetches). The blocks are reused from
+// their start every call, and ~1 MB of lists a call at 20 mm (301 lists; 1.75 MB when laid out
+// for every scanned surfel) with the other stages' data leave them out of L2 by the next call:
+// the fill's stores waited on every line (perf: most of tile_rows_avx2's time). Fetched at the
+// start of the next fill instead (only the runs' search to hide them) it paid less: least fill
+// ticks a call at 20 mm 0.42 M against 0.33 M.
 static void tile_space_warm(const struct tc_surfel_tiles* tc) {
     if (tc->cur >= tc->blocks || tc->block_cap[tc->cur] - tc->used < TILE_WARM_REALS) return; // (near a block's end: not worth it)
     const char* p = (const char*)(tc->block[tc->cur] + tc->used);
@@ -745,9 +745,9 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 // tile_rows_scalar in two passes, 4 surfels at a time (the same test; the lanes past `end`
 // masked off). The first tests the positions alone and lists the groups that keep a surfel
 // (branch-free: the index written always, advanced when the mask is not 0) and counts the kept
-// ones; the list is then laid out with a stride of count + LANES, and the second pass moves the
-// listed groups' kept lanes into it in order (4 entries written per group, of which the kept
-// ones count). Against one pass storing all 6 arrays of every group into a list laid out for
+// ones; the list is then laid out for those (stride: count + LANES up to whole groups), and the
+// second pass moves the listed groups' kept lanes into it in order (4 entries written per
+// group, of which the kept ones count). Against one pass storing all 6 arrays of every group into a list laid out for
 // every scanned surfel (perf: the normals' loads and the stores into cold tile memory waited):
 // at 20 mm a tile scans ~113 surfels in ~21 rows of ~5 (40 groups, a third keep nothing) and
 // keeps ~60 (301 tiles a call), so the normals of a third of the groups are not read and the
