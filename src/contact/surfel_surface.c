@@ -601,7 +601,7 @@ static inline tc_real floor_fast(tc_real v) {
 // at 20 mm: 0.20 -> 0.17 M ticks a call for the block cones made).
 struct cone_entry { tc_real v[4]; };
 
-enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8 };
+enum { TILE_HASH = 2048, TILE_MAX = 1024, TILE_BLOCKS = 64, TILE_BLOCK_REALS = 32768, TILE_REACH_CELLS = 8, TILE_WARM_REALS = 384 };
 
 /// A tile's list: 6 arrays (x y z nx ny nz) of `stride` entries, count used, the rest (at
 /// least LANES) padded far away from every query point.
@@ -680,9 +680,11 @@ static struct tc_surfel_tiles* tiles_of(const tc_surfel_surface* S) {
     return mut->tiles;
 }
 
-// Room for n reals in a block (blocks are added, never moved: no list is copied); NULL when
-// out of memory.
+// Room for n reals in a block (blocks are added, never moved: no list is copied), at a multiple
+// of 32 bytes (with strides of whole groups, the lists' groups of 4 do not straddle lines);
+// NULL when out of memory.
 static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
+    n += LANES - 1; // (room to align)
     while (tc->cur < tc->blocks && tc->used + n > tc->block_cap[tc->cur]) tc->cur++, tc->used = 0;
     if (tc->cur == tc->blocks) {
         if (tc->blocks == TILE_BLOCKS) return NULL;
@@ -692,8 +694,23 @@ static tc_real* tile_space(struct tc_surfel_tiles* tc, size_t n) {
         tc->block_cap[tc->blocks++] = cap;
     }
     tc_real* d = tc->block[tc->cur] + tc->used;
-    tc->used += n;
-    return d;
+    size_t skip = ((size_t)-(uintptr_t)d / sizeof(tc_real)) & (LANES - 1); // (blocks are 8-byte aligned at least)
+    tc->used += skip + n - (LANES - 1);
+    return d + skip;
+}
+
+// The next TILE_WARM_REALS reals of the block being filled (~a list at 20 mm), fetched for
+// writing after each fill, for the next (unrolled: 48 prefetches). The blocks are reused from
+// their start every call, and ~1 MB of lists a call at 20 mm (301 lists; 1.75 MB when laid out
+// for every scanned surfel) with the other stages' data leave them out of L2 by the next call:
+// the fill's stores waited on every line (perf: most of tile_rows_avx2's time). Fetched at the
+// start of the next fill instead (only the runs' search to hide them) it paid less: least fill
+// ticks a call at 20 mm 0.42 M against 0.33 M.
+static void tile_space_warm(const struct tc_surfel_tiles* tc) {
+    if (tc->cur >= tc->blocks || tc->block_cap[tc->cur] - tc->used < TILE_WARM_REALS) return; // (near a block's end: not worth it)
+    const char* p = (const char*)(tc->block[tc->cur] + tc->used);
+#pragma GCC unroll 48
+    for (int b = 0; b < TILE_WARM_REALS * (int)sizeof(tc_real); b += 64) __builtin_prefetch(p + b, 1, 3);
 }
 
 // Distance from v to the interval [a, b] (0 inside).
@@ -733,8 +750,65 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 #include <immintrin.h>
 #include "contact/lanes_compact.h"
 
-// tile_rows_scalar 4 surfels at a time (the same test; the lanes past `end` masked off; 4
-// entries written per step, of which the kept ones count).
+// tile_rows_scalar in two passes, 4 surfels at a time (the same test; the lanes past `end`
+// masked off). The first tests the positions alone and lists the groups that keep a surfel
+// (branch-free: the index written always, advanced when the mask is not 0) and counts the kept
+// ones; the list is then laid out for those (stride: count + LANES up to whole groups), and the
+// second pass moves the listed groups' kept lanes into it in order (4 entries written per
+// group, of which the kept ones count). Against one pass storing all 6 arrays of every group into a list laid out for
+// every scanned surfel (perf: the normals' loads and the stores into cold tile memory waited):
+// at 20 mm a tile scans ~113 surfels in ~21 rows of ~5 (40 groups, a third keep nothing) and
+// keeps ~60 (301 tiles a call), so the normals of a third of the groups are not read and the
+// lists take ~55% of the memory (denser for the filters too).
+enum { TILE_SCAN_GROUPS = 512 }; // (more groups than this: the plain fill; ~40 a tile at 20 mm)
+typedef struct tile_scan { int count, groups; int q[TILE_SCAN_GROUPS]; unsigned char m[TILE_SCAN_GROUPS]; } tile_scan;
+
+// The first pass: false (nothing listed) when the runs hold more than TILE_SCAN_GROUPS groups.
+__attribute__((target("avx2"))) static bool tile_scan_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
+                                                           const tc_real bhi[3], tc_real r2, tile_scan* ts) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
+    __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
+    int n = 0, k = 0, groups = 0;
+    for (int i = 0; i < rows; ++i) groups += (run[i][1] - run[i][0] + LANES - 1) / LANES;
+    if (groups > TILE_SCAN_GROUPS) return false;
+    for (int i = 0; i < rows; ++i)
+    for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
+        __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
+        __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
+        __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
+        __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lz, z), _mm256_sub_pd(z, hz)), zero);
+        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
+        if (end - q < LANES) m &= (1u << (end - q)) - 1;
+        ts->q[k] = q, ts->m[k] = (unsigned char)m;
+        k += m != 0;
+        n += __builtin_popcount(m);
+    }
+    ts->count = n, ts->groups = k;
+    return true;
+}
+
+// The second pass: the listed groups' kept surfels into the 6 arrays out (stride `stride`).
+__attribute__((target("avx2"))) static void tile_store_avx2(const tc_surfel_surface* S, const tile_scan* ts, tc_real* out, int stride) {
+    size_t ss = (size_t)S->sorted_count + 4;
+    const tc_real* src = S->soa;
+    tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
+    int n = 0;
+    for (int k = 0; k < ts->groups; ++k) {
+        const tc_real* p = src + ts->q[k];
+        unsigned m = ts->m[k];
+        __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
+        tc_compact_store_pd(X + n, _mm256_loadu_pd(p), perm), tc_compact_store_pd(Y + n, _mm256_loadu_pd(p + ss), perm);
+        tc_compact_store_pd(Z + n, _mm256_loadu_pd(p + 2 * ss), perm), tc_compact_store_pd(NX + n, _mm256_loadu_pd(p + 3 * ss), perm);
+        tc_compact_store_pd(NY + n, _mm256_loadu_pd(p + 4 * ss), perm), tc_compact_store_pd(NZ + n, _mm256_loadu_pd(p + 5 * ss), perm);
+        n += __builtin_popcount(m);
+    }
+}
+
+// The one-pass fill (runs of more than TILE_SCAN_GROUPS groups): tile_rows_scalar 4 surfels at a
+// time (the same test; 4 entries written per step, of which the kept ones count).
 __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
                                                           const tc_real bhi[3], tc_real r2, tc_real* out, int stride) {
     size_t ss = (size_t)S->sorted_count + 4;
@@ -1176,14 +1250,25 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
             most += end - q;
         }
     }
-    int stride = most + LANES, n;
-    tc_real* d = tile_space(tc, 6 * (size_t)stride);
-    if (!d) return false;
+    int stride, n;
+    tc_real* d;
 #ifdef TILE_AVX2
-    if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
-    else
+    tile_scan ts;
+    if (tile_has_avx2() && tile_scan_avx2(S, run, rows, blo, bhi, r2, &ts)) { // (the list laid out for the kept surfels)
+        n = ts.count, stride = (n + 2 * LANES - 1) & -LANES;
+        if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
+        tile_store_avx2(S, &ts, d, stride);
+    } else
 #endif
-        n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
+    {
+        stride = (most + 2 * LANES - 1) & -LANES; // (room for every scanned surfel)
+        if (!(d = tile_space(tc, 6 * (size_t)stride))) return false;
+#ifdef TILE_AVX2
+        if (tile_has_avx2()) n = tile_rows_avx2(S, run, rows, blo, bhi, r2, d, stride);
+        else
+#endif
+            n = tile_rows_scalar(S, run, rows, blo, bhi, r2, d, stride);
+    }
     for (int k = 0; k < 6; ++k)
         for (int l = 0; l < LANES; ++l) d[k * (size_t)stride + (size_t)n + l] = 1e150; // far: d^2 ~ 1e300 > (2h)^2
     tc->cell[e] = key;
@@ -1191,6 +1276,7 @@ static bool tile_fill(const tc_surfel_surface* S, struct tc_surfel_tiles* tc, co
     tc->count[e] = n;
     tc->stride[e] = stride;
     tc->tiles++;
+    tile_space_warm(tc);
     return true;
 }
 
