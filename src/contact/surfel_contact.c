@@ -1740,30 +1740,52 @@ static void classify_side(const tc_points_body* self, const tc_points_body* othe
 }
 
 // The cover test's inputs for one seed: where it is predicted to land and how close to a kept
-// sample that must be for it to be skipped (skip_r <= 0: never skipped, at not set).
-typedef struct seed_guess { tc_vec3 at; tc_real skip_r; } seed_guess;
+// sample that must be for it to be skipped (skip_r <= 0: never skipped, at not set); the seed's
+// surfel and slot (the prefetches of the loops below).
+typedef struct seed_guess { tc_vec3 at; tc_real skip_r; int k, slot, side; } seed_guess;
+
+// The lines of fit (160 bytes, at any offset: up to 4 lines) into the cache.
+static void prefetch_fit(const tc_surfel_fit* fit) {
+    const char* p = (const char*)fit;
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+    __builtin_prefetch(p + sizeof *fit - 1);
+}
+
+enum { GUESS_AHEAD = 4 }; // the seeds prefetched ahead of the prediction
 
 // The guesses of every seed of both sides, in the seeding's order (surfel index order, side A
 // first), before any seed is root-found: the same calls on the same data (the same bits), but
-// the predictions no longer wait in turn behind each seed's root search, whose work kept the
-// next seed's fit (cls.fit, stored in grid order) and surfel (s, n) loads from overlapping.
-// (Inline, the load of fo->c[3] had 41% of collect_seeds' own samples and the surfel's loads
-// 39% of predict_seed's.) NULL when out of memory: the caller then predicts as it goes.
+// the predictions no longer wait in turn behind each seed's root search, and the seeds' fits
+// (cls.fit, stored in grid order) and surfels (s, n) are fetched a few seeds ahead. (Inline,
+// the load of fo->c[3] had 41% of collect_seeds' own samples and the surfel's loads 39% of
+// predict_seed's.) NULL when out of memory: the caller then predicts as it goes.
 static seed_guess* guess_seeds(tc_points_body* const side[2], const side_class cls[2], int seeds, tc_real spacing) {
     seed_guess* guess = tc_alloc((size_t)(seeds > 0 ? seeds : 1) * sizeof(seed_guess));
     if (!guess) return NULL;
-    int i = 0;
-    for (int s = 0; s < 2; ++s) {
-        const tc_points_body *self = side[s], *other = side[1 - s];
-        for (int word = 0; cls[s].classified && word < (self->ns + 63) / 64; ++word)
+    int n[2] = {0, 0};
+    for (int s = 0; s < 2; ++s) // the seeds in order: their surfels and slots
+        for (int word = 0; cls[s].classified && word < (side[s]->ns + 63) / 64; ++word)
             for (uint64_t bits = cls[s].classified[word]; bits; bits &= bits - 1) {
                 int k = word * 64 + __builtin_ctzll(bits), slot = cls[s].slot_of[k];
-                if (cls[s].state[slot] != CLASS_SEED) continue;
-                const tc_surfel_fit* fo = &cls[s].fit[slot];
-                seed_guess* g = &guess[i++];
-                g->skip_r = cover_skip_radius(fo, spacing);
-                if (g->skip_r > 0) g->at = predict_seed(self, other, k, fo);
+                if (cls[s].state[slot] != CLASS_SEED || n[0] + n[1] == seeds) continue;
+                guess[n[0] + n[1]].k = k;
+                guess[n[0] + n[1]].slot = slot;
+                guess[n[0] + n[1]].side = s;
+                n[s]++;
             }
+    for (int i = 0; i < n[0] + n[1]; ++i) {
+        int j = i + GUESS_AHEAD, s = i >= n[0], sj = j >= n[0];
+        if (j < n[0] + n[1]) {
+            prefetch_fit(&cls[sj].fit[guess[j].slot]);
+            __builtin_prefetch(&side[sj]->s[guess[j].k]);
+            __builtin_prefetch(&side[sj]->n[guess[j].k]);
+        }
+        seed_guess* g = &guess[i];
+        const tc_surfel_fit* fo = &cls[s].fit[g->slot];
+        g->skip_r = cover_skip_radius(fo, spacing);
+        if (g->skip_r > 0) g->at = predict_seed(side[s], side[1 - s], g->k, fo);
     }
     return guess;
 }
@@ -1811,6 +1833,11 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 if (guess) {
                     const seed_guess* g = &guess[seed_index++];
                     if (g->skip_r > 0 && cover_within(&cover, g->at, g->skip_r)) continue;
+                    if (seed_index < seeds) { // the next seed's fit and surfel, for its root search
+                        const seed_guess* next = &guess[seed_index];
+                        prefetch_fit(&cls[next->side].fit[next->slot]);
+                        __builtin_prefetch(&side[next->side]->s[next->k]);
+                    }
                 } else if (guessing) { // (out of memory: the same test as it goes)
                     tc_real skip_r = cover_skip_radius(fo, spacing);
                     if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
