@@ -1760,33 +1760,33 @@ enum { GUESS_AHEAD = 4 }; // the seeds prefetched ahead of the prediction
 // the predictions no longer wait in turn behind each seed's root search, and the seeds' fits
 // (cls.fit, stored in grid order) and surfels (s, n) are fetched a few seeds ahead. (Inline,
 // the load of fo->c[3] had 41% of collect_seeds' own samples and the surfel's loads 39% of
-// predict_seed's.) NULL when out of memory: the caller then predicts as it goes.
-static seed_guess* guess_seeds(tc_points_body* const side[2], const side_class cls[2], int seeds, tc_real spacing) {
+// predict_seed's.) *count: the seeds guessed (at most seeds). NULL when out of memory: the
+// caller then predicts as it goes.
+static seed_guess* guess_seeds(tc_points_body* const side[2], const side_class cls[2], int seeds, tc_real spacing, int* count) {
     seed_guess* guess = tc_alloc((size_t)(seeds > 0 ? seeds : 1) * sizeof(seed_guess));
+    *count = 0;
     if (!guess) return NULL;
-    int n[2] = {0, 0};
+    int n = 0;
     for (int s = 0; s < 2; ++s) // the seeds in order: their surfels and slots
         for (int word = 0; cls[s].classified && word < (side[s]->ns + 63) / 64; ++word)
             for (uint64_t bits = cls[s].classified[word]; bits; bits &= bits - 1) {
                 int k = word * 64 + __builtin_ctzll(bits), slot = cls[s].slot_of[k];
-                if (cls[s].state[slot] != CLASS_SEED || n[0] + n[1] == seeds) continue;
-                guess[n[0] + n[1]].k = k;
-                guess[n[0] + n[1]].slot = slot;
-                guess[n[0] + n[1]].side = s;
-                n[s]++;
+                if (cls[s].state[slot] != CLASS_SEED || n == seeds) continue;
+                guess[n++] = (seed_guess){.k = k, .slot = slot, .side = s};
             }
-    for (int i = 0; i < n[0] + n[1]; ++i) {
-        int j = i + GUESS_AHEAD, s = i >= n[0], sj = j >= n[0];
-        if (j < n[0] + n[1]) {
-            prefetch_fit(&cls[sj].fit[guess[j].slot]);
-            __builtin_prefetch(&side[sj]->s[guess[j].k]);
-            __builtin_prefetch(&side[sj]->n[guess[j].k]);
+    for (int i = 0; i < n; ++i) {
+        if (i + GUESS_AHEAD < n) {
+            const seed_guess* ahead = &guess[i + GUESS_AHEAD];
+            prefetch_fit(&cls[ahead->side].fit[ahead->slot]);
+            __builtin_prefetch(&side[ahead->side]->s[ahead->k]);
+            __builtin_prefetch(&side[ahead->side]->n[ahead->k]);
         }
         seed_guess* g = &guess[i];
-        const tc_surfel_fit* fo = &cls[s].fit[g->slot];
+        const tc_surfel_fit* fo = &cls[g->side].fit[g->slot];
         g->skip_r = cover_skip_radius(fo, spacing);
-        if (g->skip_r > 0) g->at = predict_seed(side[s], side[1 - s], g->k, fo);
+        if (g->skip_r > 0) g->at = predict_seed(side[g->side], side[1 - g->side], g->k, fo);
     }
+    *count = n;
     return guess;
 }
 
@@ -1817,8 +1817,8 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
     if (fits) tc_array_reserve(fits, fits->count + seeds);
     sample_fits spare; // (a seed's pair when fits is NULL or has no room)
     bool guessing = spacing > 0 && !every_seed;
-    seed_guess* guess = guessing ? guess_seeds(side, cls, seeds, spacing) : NULL;
-    int seed_index = 0; // (the seed's guess)
+    int guessed = 0, seed_index = 0; // (the seed's guess)
+    seed_guess* guess = guessing ? guess_seeds(side, cls, seeds, spacing, &guessed) : NULL;
     for (int s = 0; s < 2; ++s) {
         tc_points_body *self = side[s], *other = side[1 - s];
         int* colliding = s == 0 ? &counts->colliding_a : &counts->colliding_b;
@@ -1830,15 +1830,15 @@ static void collect_seeds(tc_points_body* A, tc_points_body* B, bool exact_roots
                 (*colliding)++;
                 if (cls[s].state[slot] == CLASS_HIDDEN) continue;
                 const tc_surfel_fit* fo = &cls[s].fit[slot];
-                if (guess) {
+                if (guess && seed_index < guessed) {
                     const seed_guess* g = &guess[seed_index++];
                     if (g->skip_r > 0 && cover_within(&cover, g->at, g->skip_r)) continue;
-                    if (seed_index < seeds) { // the next seed's fit and surfel, for its root search
+                    if (seed_index < guessed) { // the next seed's fit and surfel, for its root search
                         const seed_guess* next = &guess[seed_index];
                         prefetch_fit(&cls[next->side].fit[next->slot]);
                         __builtin_prefetch(&side[next->side]->s[next->k]);
                     }
-                } else if (guessing) { // (out of memory: the same test as it goes)
+                } else if (guessing) { // (out of memory, or a seed not listed: the same test as it goes)
                     tc_real skip_r = cover_skip_radius(fo, spacing);
                     if (skip_r > 0 && cover_within(&cover, predict_seed(self, other, k, fo), skip_r)) continue;
                 }
