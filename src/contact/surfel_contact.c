@@ -1342,6 +1342,7 @@ typedef struct side_class {
     bool avx2;          ///< neighbour_bound's AVX2 walk runs on this CPU
     int deep_hint;      ///< other's surfel nearest to the last candidate beyond the MLS reach, -1 none
     int plane_hint;     ///< other's surfel nearest to the last candidate the tangent-plane test saw, -1 none
+    int plane_hint_at;  ///< plane_hint's grid position in other's surface copies, -1 unknown
     int reach_hint;     ///< other's surfel (grid position) within the reach of the last candidate that had one, -1 none
     tc_vec3 near_at;    ///< the last candidate the tangent-plane test searched other's nearest surfel for
     tc_real beyond2;    ///< (d - reach)^2 with d that distance (less margins) when it was beyond the reach, else -1
@@ -1537,6 +1538,35 @@ static void classify_deep(const tc_points_body* other, side_class* c, int slot, 
     c->state[slot] = fo->f < 1e299 ? CLASS_SEED : CLASS_HIDDEN;
 }
 
+// nearest_surfel, and *at the surfel's grid position in b's surface copies where the search knew
+// it and the copies hold b's current surfels and normals, else -1.
+static int nearest_surfel_at(const tc_points_body* b, tc_vec3 x, tc_real r0, tc_real max_r, int* at) {
+    const tc_surfel_surface* S = &b->surface;
+    *at = -1;
+    if (!(S->cs && S->s == b->s && S->grid.item_count == b->ns && S->sorted_count >= b->ns))
+        return tc_point_grid_nearest_from(&S->grid, b->s, x, r0, max_r);
+    int p = tc_surfel_surface_nearest_at(S, x, r0, max_r, at);
+    if (S->n != b->n) *at = -1;
+    return p;
+}
+
+// b's surfel p (at: its grid position, or -1) read from the surface's copies where known: the
+// same values (copied), from the lines the search just scanned (the SoA coordinates) or that
+// nearby candidates' searches read, where s[p] and n[p] by index missed the cache for most
+// candidates (p jumps about in index order).
+static inline tc_vec3 surfel_position(const tc_points_body* b, int p, int at) {
+    if (at < 0) return b->s[p];
+    const tc_real* X = b->surface.soa;
+    size_t ss = (size_t)b->surface.sorted_count + 4;
+    return tc_v3(X[at], X[ss + (size_t)at], X[2 * ss + (size_t)at]);
+}
+
+static inline tc_vec3 surfel_normal(const tc_points_body* b, int p, int at) {
+    if (at < 0) return b->n[p];
+    const tc_real* r = b->surface.rec + 6 * (size_t)at;
+    return tc_v3(r[3], r[4], r[5]);
+}
+
 // Most candidates lie clearly on one side of other's surface, where the tangent plane of
 // other's surfel p nearest to y tells the side: g = (y - p).n_p is within CLASS_PLANE_MARGIN of
 // the MLS f wherever the surfels that weigh in a fit at y (0.1 or more of the nearest's weight:
@@ -1556,20 +1586,22 @@ static void classify_deep(const tc_points_body* other, side_class* c, int slot, 
 enum { PLANE_UNDECIDED, PLANE_DECIDED, PLANE_BEYOND };
 static int classify_on_plane(const tc_points_body* other, side_class* c, int slot, tc_vec3 y, int* nearest) {
     tc_real h = other->surface.h, margin = CLASS_PLANE_MARGIN * h, reach = TC_SURFEL_REACH * h;
-    int p = -1, hint = c->plane_hint;
+    int p = -1, at = -1, hint = c->plane_hint;
     // Beyond the reach for sure (beyond_from): the search is left to deep_inside,
     // through the hint as here, made only where the phyxels hold y (the same nearest; *nearest
     // stays -1).
     if (hint >= 0 && beyond_reach(c, y)) return PLANE_BEYOND;
     if (hint >= 0) { // the nearest to y is within |y - hint|: one ball
-        tc_real r = tc_v3_dist(y, other->s[hint]) * (1 + 1e-9);
-        p = nearest_surfel(other, y, r, r);
+        tc_real r = tc_v3_dist(y, surfel_position(other, hint, c->plane_hint_at)) * (1 + 1e-9);
+        p = nearest_surfel_at(other, y, r, r, &at);
     }
-    if (p < 0) p = nearest_surfel(other, y, 1.5 * h, DEEP_REACH * h);
+    if (p < 0) p = nearest_surfel_at(other, y, 1.5 * h, DEEP_REACH * h, &at);
     if (p < 0) return PLANE_UNDECIDED; // (nothing near: the fit path decides)
     c->plane_hint = p;
-    tc_vec3 e = tc_v3_sub(y, other->s[p]);
-    tc_real g = tc_v3_dot(e, other->n[p]);
+    c->plane_hint_at = at;
+    tc_vec3 sp = surfel_position(other, p, at), np = surfel_normal(other, p, at);
+    tc_vec3 e = tc_v3_sub(y, sp);
+    tc_real g = tc_v3_dot(e, np);
     c->beyond2 = -1;
     if (!(tc_v3_len2(e) <= reach * reach)) { // (the gather's test: no fit exists at y)
         beyond_from(c, y, tc_v3_len(e), reach);
@@ -1579,7 +1611,7 @@ static int classify_on_plane(const tc_points_body* other, side_class* c, int slo
     if (!(fabs(g) > margin)) return PLANE_UNDECIDED;
     // (tc_surfel_surface_flat_at: the 3x3x3 cells of 1.5 h around the foot's). Where it is not
     // flat, g bounds f within h.
-    bool flat = tc_surfel_surface_flat_at(&other->surface, tc_v3_madd(y, -g, other->n[p]), other->n[p], FLAT_COS);
+    bool flat = tc_surfel_surface_flat_at(&other->surface, tc_v3_madd(y, -g, np), np, FLAT_COS);
     if (!flat && fabs(g) < CLASS_PLANE_FAR * h) return PLANE_UNDECIDED;
     tc_real slack = flat ? margin : h;
     c->lower[slot] = g - slack;
@@ -1587,8 +1619,8 @@ static int classify_on_plane(const tc_points_body* other, side_class* c, int slo
     if (g > 0) return PLANE_DECIDED;
     tc_surfel_fit* fo = &c->fit[slot];
     *fo = (tc_surfel_fit){0};
-    fo->a = other->s[p];
-    fo->n = other->n[p];
+    fo->a = sp;
+    fo->n = np;
     tc_v3_basis(fo->n, &fo->t1, &fo->t2);
     fo->inv_h = 1 / h;
     fo->f = g;
@@ -1657,7 +1689,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
     if (plane == PLANE_BEYOND) { // no surfel within 3h: the fit would fail
         c->lower[slot] = -INFINITY;
         classify_deep(other, c, slot, y, nearest, nearest < 0 ? c->plane_hint : -1);
-        if (nearest < 0 && c->state[slot] == CLASS_SEED) c->plane_hint = c->deep_hint; // (searched there: y's nearest, as the plane test keeps)
+        if (nearest < 0 && c->state[slot] == CLASS_SEED) c->plane_hint = c->deep_hint, c->plane_hint_at = -1; // (searched there: y's nearest, as the plane test keeps)
         return;
     }
     if (!tc_surfel_surface_fit(&other->surface, y, fo)) {
@@ -1678,7 +1710,7 @@ static void classify_one(const tc_points_body* self, const tc_points_body* other
 // current grid, only its cells that meet the box are walked, in grid order.
 static void classify_side(const tc_points_body* self, const tc_points_body* other, bool exact, side_class* c) {
     *c = (side_class){0};
-    c->deep_hint = c->balls.hint = c->plane_hint = c->reach_hint = -1;
+    c->deep_hint = c->balls.hint = c->plane_hint = c->plane_hint_at = c->reach_hint = -1;
     c->last_fit_f = INFINITY;
     c->beyond2 = -1;
     c->ns = self->ns > 0 ? self->ns : 1;

@@ -1042,20 +1042,23 @@ __attribute__((target("avx2"), always_inline)) static inline int near_flat_appen
     return n + len;
 }
 
-// The lanes' answer: the least distance, ties to the least index; -1 when none found.
-__attribute__((target("avx2"))) static int near_flat_best(const tc_point_grid* g, const near_flat* f) {
+// The lanes' answer: the least distance, ties to the least index; -1 when none found. *pos:
+// its grid position (-1 when none).
+__attribute__((target("avx2"), always_inline)) static inline int near_flat_best(const tc_point_grid* g, const near_flat* f, int* pos) {
     __m256d m = _mm256_min_pd(f->best, _mm256_permute4x64_pd(f->best, 0x4e));
     m = _mm256_min_pd(m, _mm256_permute_pd(m, 5));
     __m256d found = _mm256_castsi256_pd(_mm256_cmpgt_epi64(f->at, _mm256_set1_epi64x(-1)));
     unsigned k = (unsigned)_mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(f->best, m, _CMP_EQ_OQ), found));
+    *pos = -1;
     if (!k) return -1;
     long long at[LANES];
     _mm256_storeu_si256((__m256i*)at, f->at);
-    int i = g->items[at[__builtin_ctz(k)]];
+    int t = (int)at[__builtin_ctz(k)], i = g->items[t];
     for (k &= k - 1; k; k &= k - 1) {
-        int j = g->items[at[__builtin_ctz(k)]];
-        if (j < i) i = j;
+        int u = (int)at[__builtin_ctz(k)], j = g->items[u];
+        if (j < i) i = j, t = u;
     }
+    *pos = t;
     return i;
 }
 
@@ -1076,7 +1079,8 @@ __attribute__((target("avx2"), always_inline)) static inline void near_flat_star
 // place, 0.033 M on lists, 0.027 M with up to 2 rows in place; up to 4 rows in place lost ~0.02 M
 // at 20 mm). Its rows picked by slab masks, as near_ball_flat's, were slower (20 mm: 0.22 ->
 // 0.26 M ticks a call).
-__attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r) {
+__attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r0, tc_real max_r,
+                                                         int* pos) {
     near_flat f;
     for (tc_real r = r0 < max_r ? r0 : max_r;; r = 2 * r < max_r ? 2 * r : max_r) {
         int lo[3], hi[3], n = 0;
@@ -1089,6 +1093,7 @@ __attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g
                     const int* row = g->start + (cz * g->dims[1] + cy) * g->dims[0];
                     near_scan_avx2(g, X, ss, f.px, f.py, f.pz, row[lo[0]], row[hi[0] + 1], &b);
                 }
+            *pos = -1; // (not kept by the row scans)
             if (b.i >= 0 || r >= max_r) return b.i;
             continue;
         }
@@ -1099,7 +1104,7 @@ __attribute__((target("avx2"))) static int near_walk_flat(const tc_point_grid* g
                     n = near_flat_append(g, &f, X, ss, n, row[lo[0]], row[hi[0] + 1] - row[lo[0]]);
                 }
         near_flat_scan(g, &f, n);
-        int i = near_flat_best(g, &f);
+        int i = near_flat_best(g, &f, pos);
         if (i >= 0 || r >= max_r) return i;
     }
 }
@@ -1130,8 +1135,9 @@ __attribute__((target("avx2"), always_inline)) static inline unsigned near_rows_
 // are nearly the rows the nearest-first walk visited (20 mm: 11.1 a search against 10.75, 54
 // surfels against 53; all 26 rows of the ball appended, the empty appends cost more than the
 // branches they saved: 0.52 -> 0.62 M ticks a call).
-__attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r) {
+__attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g, const tc_real* X, size_t ss, tc_vec3 x, tc_real r, int* pos) {
     int lo[3], hi[3];
+    *pos = -1;
     if (!tc_point_grid_range(g, x, r, lo, hi)) return -1;
     if (hi[1] - lo[1] >= 8 || hi[2] - lo[2] >= 8) return -2;
     tc_real ty = (x.y - g->origin.y) * g->inv_cell, tz = (x.z - g->origin.z) * g->inv_cell;
@@ -1160,23 +1166,30 @@ __attribute__((target("avx2"))) static int near_ball_flat(const tc_point_grid* g
         n = near_flat_append(g, &f, X, ss, n, row[lo[0]], row[hi[0] + 1] - row[lo[0]]);
     }
     near_flat_scan(g, &f, n);
-    return near_flat_best(g, &f);
+    return near_flat_best(g, &f, pos);
 }
 #endif
 
-int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
+int tc_surfel_surface_nearest_at(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r, int* pos) {
+    *pos = -1;
     if (max_r < 0) return -1; // (nothing within; the flat ball's ranges assume lo <= hi)
     bool copies = S->cs && S->rec && S->soa; // (all three made: filled; a failed build leaves them unfilled)
 #ifdef TILE_AVX2
     if (r0 >= max_r && copies && tile_has_avx2()) {
-        int i = near_ball_flat(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r);
+        int i = near_ball_flat(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r, pos);
         if (i > -2) return i;
         near_ball nb;
+        *pos = -1; // (not kept by the row scans: +0.28 M instructions at 40 mm when they did)
         if (near_ball_setup(&S->grid, x, max_r, &nb)) return near_ball_avx2(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, max_r, &nb);
     }
-    if (copies && tile_has_avx2() && r0 > 0 && max_r == max_r) return near_walk_flat(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, r0, max_r);
+    if (copies && tile_has_avx2() && r0 > 0 && max_r == max_r) return near_walk_flat(&S->grid, S->soa, (size_t)S->sorted_count + 4, x, r0, max_r, pos);
 #endif
     return copies ? tc_point_grid_nearest_sorted(&S->grid, S->cs, x, r0, max_r) : tc_point_grid_nearest_from(&S->grid, S->s, x, r0, max_r);
+}
+
+int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r) {
+    int pos;
+    return tc_surfel_surface_nearest_at(S, x, r0, max_r, &pos);
 }
 
 // The Gaussian weights of the gathered surfels (zero on the padding).

@@ -132,6 +132,10 @@ void tc_surfel_surface_free(tc_surfel_surface* S);
 /// order (AVX2 where available): the surfel nearest to x within max_r (ties to the least
 /// index), or -1.
 int tc_surfel_surface_nearest(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r);
+/// tc_surfel_surface_nearest (the same surfel), and *pos its grid position (its position and
+/// normal at rec + 6 *pos, in the SoA copies at *pos) where the search knew it (the AVX2
+/// flat-list scans: nearly all), else -1.
+int tc_surfel_surface_nearest_at(const tc_surfel_surface* S, tc_vec3 x, tc_real r0, tc_real max_r, int* pos);
 /// Empties the cache of shared neighbour lists (keeps its memory); the next fits remake them.
 /// Only needed to measure a call from the state a rebuild leaves (results do not depend on it).
 void tc_surfel_surface_drop_tiles(tc_surfel_surface* S);
