@@ -763,25 +763,36 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 enum { TILE_SCAN_GROUPS = 512 }; // (more groups than this: the plain fill; ~40 a tile at 20 mm)
 typedef struct tile_scan { int count, groups; int q[TILE_SCAN_GROUPS]; unsigned char m[TILE_SCAN_GROUPS]; } tile_scan;
 
+// The tile's cell box (blo, bhi) and squared radius r2 in lanes, and the lanes of 4 surfels
+// (x, y, z; `left` of them in the run) within the radius of the box: both fills' test.
+typedef struct tile_box4 { __m256d lx, ly, lz, hx, hy, hz, c2; } tile_box4;
+__attribute__((target("avx2"), always_inline)) static inline tile_box4 tile_box4_of(const tc_real blo[3], const tc_real bhi[3], tc_real r2) {
+    return (tile_box4){_mm256_set1_pd(blo[0]), _mm256_set1_pd(blo[1]), _mm256_set1_pd(blo[2]), _mm256_set1_pd(bhi[0]),
+                       _mm256_set1_pd(bhi[1]), _mm256_set1_pd(bhi[2]), _mm256_set1_pd(r2)};
+}
+__attribute__((target("avx2"), always_inline)) static inline unsigned tile_box_mask(const tile_box4* b, __m256d x, __m256d y, __m256d z, int left) {
+    __m256d zero = _mm256_setzero_pd();
+    __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(b->lx, x), _mm256_sub_pd(x, b->hx)), zero);
+    __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(b->ly, y), _mm256_sub_pd(y, b->hy)), zero);
+    __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(b->lz, z), _mm256_sub_pd(z, b->hz)), zero);
+    __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+    unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, b->c2, _CMP_LE_OQ));
+    return left < LANES ? m & ((1u << left) - 1) : m;
+}
+
 // The first pass: false (nothing listed) when the runs hold more than TILE_SCAN_GROUPS groups.
 __attribute__((target("avx2"))) static bool tile_scan_avx2(const tc_surfel_surface* S, int (*run)[2], int rows, const tc_real blo[3],
                                                            const tc_real bhi[3], tc_real r2, tile_scan* ts) {
     size_t ss = (size_t)S->sorted_count + 4;
     const tc_real* src = S->soa;
-    __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
-    __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
+    tile_box4 box = tile_box4_of(blo, bhi, r2);
     int n = 0, k = 0, groups = 0;
     for (int i = 0; i < rows; ++i) groups += (run[i][1] - run[i][0] + LANES - 1) / LANES;
     if (groups > TILE_SCAN_GROUPS) return false;
     for (int i = 0; i < rows; ++i)
     for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
         __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
-        __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
-        __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
-        __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lz, z), _mm256_sub_pd(z, hz)), zero);
-        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-        if (end - q < LANES) m &= (1u << (end - q)) - 1;
+        unsigned m = tile_box_mask(&box, x, y, z, end - q);
         ts->q[k] = q, ts->m[k] = (unsigned char)m;
         k += m != 0;
         n += __builtin_popcount(m);
@@ -814,18 +825,12 @@ __attribute__((target("avx2"))) static int tile_rows_avx2(const tc_surfel_surfac
     size_t ss = (size_t)S->sorted_count + 4;
     const tc_real* src = S->soa;
     tc_real *X = out, *Y = X + stride, *Z = Y + stride, *NX = Z + stride, *NY = NX + stride, *NZ = NY + stride;
-    __m256d lx = _mm256_set1_pd(blo[0]), ly = _mm256_set1_pd(blo[1]), lz = _mm256_set1_pd(blo[2]), zero = _mm256_setzero_pd();
-    __m256d hx = _mm256_set1_pd(bhi[0]), hy = _mm256_set1_pd(bhi[1]), hz = _mm256_set1_pd(bhi[2]), c2 = _mm256_set1_pd(r2);
+    tile_box4 box = tile_box4_of(blo, bhi, r2);
     int n = 0;
     for (int i = 0; i < rows; ++i)
     for (int q = run[i][0], end = run[i][1]; q < end; q += LANES) {
         __m256d x = _mm256_loadu_pd(src + q), y = _mm256_loadu_pd(src + ss + q), z = _mm256_loadu_pd(src + 2 * ss + q);
-        __m256d dx = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lx, x), _mm256_sub_pd(x, hx)), zero);
-        __m256d dy = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(ly, y), _mm256_sub_pd(y, hy)), zero);
-        __m256d dz = _mm256_max_pd(_mm256_max_pd(_mm256_sub_pd(lz, z), _mm256_sub_pd(z, hz)), zero);
-        __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(d2, c2, _CMP_LE_OQ));
-        if (end - q < LANES) m &= (1u << (end - q)) - 1;
+        unsigned m = tile_box_mask(&box, x, y, z, end - q);
         __m256i perm = _mm256_loadu_si256((const __m256i*)tc_compact_perm_pd[m]);
         tc_compact_store_pd(X + n, x, perm), tc_compact_store_pd(Y + n, y, perm), tc_compact_store_pd(Z + n, z, perm);
         tc_compact_store_pd(NX + n, _mm256_loadu_pd(src + 3 * ss + q), perm), tc_compact_store_pd(NY + n, _mm256_loadu_pd(src + 4 * ss + q), perm);
