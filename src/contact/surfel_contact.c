@@ -201,15 +201,17 @@ static void fit_table_init(fit_table* t, tc_real h) {
 // (a cast truncates toward zero: one less below zero when it rounded up); false when they would
 // not fit (far or non-finite x). Monotone in x, as a cell range needs: a point between x - r and
 // x + r is keyed between their keys.
-static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) {
+static bool cell_key(tc_real inv_cell, tc_vec3 x, int64_t key[3]) {
     for (int k = 0; k < 3; ++k) {
-        tc_real v = tc_v3_get(x, k) * t->inv_cell;
+        tc_real v = tc_v3_get(x, k) * inv_cell;
         if (!(fabs(v) < 1e15)) return false;
         int64_t c = (int64_t)v;
         key[k] = c - (v < (tc_real)c);
     }
     return true;
 }
+
+static bool fit_cell(const fit_table* t, tc_vec3 x, int64_t key[3]) { return cell_key(t->inv_cell, x, key); }
 
 // The hash of a cell, the sum of one term per axis (hashed once per row in the walks below),
 // its top bits the bucket. (The terms xor-ed and bits 40-51 taken: the 107 cells of the fit
@@ -305,23 +307,12 @@ static void cover_init(cover_set* c, tc_real cell, int room) {
     tc_array_reserve(&c->entries, room); // (out of memory: cover_add tries again)
 }
 
-// fit_cell's keys (the same arithmetic) in cells of 1 / inv_cell.
-static bool cover_cell(tc_real inv_cell, tc_vec3 x, int64_t key[3]) {
-    for (int k = 0; k < 3; ++k) {
-        tc_real v = tc_v3_get(x, k) * inv_cell;
-        if (!(fabs(v) < 1e15)) return false;
-        int64_t c = (int64_t)v;
-        key[k] = c - (v < (tc_real)c);
-    }
-    return true;
-}
-
 static bool cover_occupied(const cover_set* c, int b) { return (c->occupied[b >> 6] >> (b & 63)) & 1; }
 
 static void cover_add(cover_set* c, tc_vec3 x) {
     cover_entry e = {x, -1};
     int64_t key[3];
-    if (!cover_cell(c->inv_cell, x, key)) {
+    if (!cell_key(c->inv_cell, x, key)) {
         c->lost = true;
         return;
     }
@@ -340,7 +331,7 @@ static void cover_add(cover_set* c, tc_vec3 x) {
 static bool cover_within(cover_set* c, tc_vec3 x, tc_real r) {
     int64_t lo[3], hi[3];
     tc_real w = 1.000001 * r; // the cell range a little wider than the ball: no rounding at its edge drops a cell
-    if (!cover_cell(c->inv_cell, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !cover_cell(c->inv_cell, tc_v3_add(x, tc_v3(w, w, w)), hi)) {
+    if (!cell_key(c->inv_cell, tc_v3_sub(x, tc_v3(w, w, w)), lo) || !cell_key(c->inv_cell, tc_v3_add(x, tc_v3(w, w, w)), hi)) {
         c->lost = true;
         return false;
     }
@@ -792,19 +783,13 @@ typedef struct gap_sorted { tc_real *x, *y, *z; int* j; tc_real *nx, *ny, *nz; }
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define GAP_AVX2 1
 #include <immintrin.h>
-// For each 4-bit mask of kept lanes, the 32-bit lanes that move the kept indices, in order, to
-// the front of a register (vpermilps).
-static const int32_t gap_compact[16][4] = {
-    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
-    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+#include "core/lanes_compact.h" // (the kept lanes' tables, shared with the tiles and the distribution)
 
+// The kept indices of j (mask m) stored to out in order (4 written; the kept ones count).
 __attribute__((target("avx2"), always_inline)) static inline void gap_store(int* out, __m128i j, unsigned m) {
-    __m128i perm = _mm_loadu_si128((const __m128i*)gap_compact[m]);
+    __m128i perm = _mm_loadu_si128((const __m128i*)tc_compact_perm_epi32[m]);
     _mm_storeu_si128((__m128i*)out, _mm_castps_si128(_mm_permutevar_ps(_mm_castsi128_ps(j), perm)));
 }
-
-// The same for 64-bit lanes: lanes_compact.h (shared with surfel_surface.c's tiles).
-#include "contact/lanes_compact.h"
 
 // split_near's row walk 4 samples at a time (the same differences, squares, sums and tests: |d| <
 // c decided by the square root, lane by lane, in a group with a squared distance within 1e-12 of
@@ -2283,11 +2268,11 @@ static void second_ball_densities(const tc_vec3* pts, int count, const tc_point_
         for (int q = 0; q < m; ++q) rho[pending[q]] = tc_surfel_contact_density(pts, count, g, pending[q], DENSITY_K);
 }
 
-bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_grid* g, tc_real* rho) {
-    if (count <= 0) return true;
+void tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_grid* g, tc_real* rho) {
+    if (count <= 0) return;
     if (!g->start) {
         for (int i = 0; i < count; ++i) rho[i] = 0;
-        return true;
+        return;
     }
     size_t n = (size_t)count;
     int* members = tc_alloc(n * sizeof(int));
@@ -2329,7 +2314,6 @@ bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_g
     if (d) tc_free(d, n * DENSITY_LANES * sizeof(tc_real));
     if (!ok) // (no room for the batch's scratch: the walk per sample, the same values)
         for (int i = 0; i < count; ++i) rho[i] = tc_surfel_contact_density(pts, count, g, i, DENSITY_K);
-    return true;
 }
 
 static tc_vec3 unit_or_zero(tc_vec3 v) {
@@ -2462,13 +2446,13 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
     bool grid_ok = tc_point_grid_build(&grid, c->points.data, n_points, p->spacing);
     tc_real* rho_of = tc_alloc((size_t)(n_points > 0 ? n_points : 1) * sizeof(tc_real));
     if (!rho_of || !tc_array_reserve(&c->forces, n_points) || !tc_array_reserve(&c->depth, n_points) ||
-        !tc_array_reserve(&c->nearest_a, n_points) || !tc_array_reserve(&c->nearest_b, n_points) ||
-        (grid_ok && !tc_surfel_contact_densities(c->points.data, n_points, &grid, rho_of))) {
+        !tc_array_reserve(&c->nearest_a, n_points) || !tc_array_reserve(&c->nearest_b, n_points)) {
         tc_surfel_note_out_of_memory(); // no forces: the caller skips the pair
         if (rho_of) tc_free(rho_of, (size_t)(n_points > 0 ? n_points : 1) * sizeof(tc_real));
         tc_point_grid_free(&grid);
         return;
     }
+    if (grid_ok) tc_surfel_contact_densities(c->points.data, n_points, &grid, rho_of);
     tc_real reach = 10 * fmax(A->surface.h, B->surface.h);
     bool hints = c->surface_dist_a.count == c->points.count && c->surface_dist_b.count == c->points.count;
     // In the sample grid's order: consecutive searches walk the same cells of the surfaces.

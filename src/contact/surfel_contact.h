@@ -54,9 +54,9 @@ void tc_surfel_contact_forces(const tc_points_body* A, const tc_points_body* B, 
 /// Surface density k / (pi r_k^2) of sample i among the samples (k = 6 nearest others).
 tc_real tc_surfel_contact_density(const tc_vec3* pts, int count, const tc_point_grid* grid, int i, int k);
 /// tc_surfel_contact_density(pts, count, grid, i, 6) of every sample i into rho[0..count), bit
-/// for bit (grid: the plain grid over pts; 0 where it was not built). Its scratch: 3 ints and 4
-/// reals a sample; without them it walks per sample (the same values). True.
-bool tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_grid* grid, tc_real* rho);
+/// for bit (grid: the plain grid over pts; 0 where it was not built). Its scratch: 4 ints and 4
+/// reals a sample; without them it walks per sample (the same values).
+void tc_surfel_contact_densities(const tc_vec3* pts, int count, const tc_point_grid* grid, tc_real* rho);
 /// Default parameters for a pair with sub-step h (stiffness from the world's penalty frequency,
 /// damping ratio capped for the explicit sub-step, see docs/points.md).
 tc_surfel_contact_params tc_surfel_contact_params_for(const tc_world* w, const tc_points_body* A, const tc_points_body* B, tc_real h);

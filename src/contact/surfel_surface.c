@@ -748,7 +748,7 @@ static int tile_filter_scalar(tile_view t, tc_vec3 x, tc_real cut2, gather* g, i
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define TILE_AVX2 1
 #include <immintrin.h>
-#include "contact/lanes_compact.h"
+#include "core/lanes_compact.h"
 
 // tile_rows_scalar in two passes, 4 surfels at a time (the same test; the lanes past `end`
 // masked off). The first tests the positions alone and lists the groups that keep a surfel
@@ -1047,11 +1047,16 @@ __attribute__((target("avx2"), always_inline)) static inline int near_flat_appen
     return n + len;
 }
 
+// The lanes' least squared distance, in every lane.
+__attribute__((target("avx2"), always_inline)) static inline __m256d near_flat_min(const near_flat* f) {
+    __m256d m = _mm256_min_pd(f->best, _mm256_permute4x64_pd(f->best, 0x4e));
+    return _mm256_min_pd(m, _mm256_permute_pd(m, 5));
+}
+
 // The lanes' answer: the least distance, ties to the least index; -1 when none found. *pos:
 // its grid position (-1 when none).
 __attribute__((target("avx2"), always_inline)) static inline int near_flat_best(const tc_point_grid* g, const near_flat* f, int* pos) {
-    __m256d m = _mm256_min_pd(f->best, _mm256_permute4x64_pd(f->best, 0x4e));
-    m = _mm256_min_pd(m, _mm256_permute_pd(m, 5));
+    __m256d m = near_flat_min(f);
     __m256d found = _mm256_castsi256_pd(_mm256_cmpgt_epi64(f->at, _mm256_set1_epi64x(-1)));
     unsigned k = (unsigned)_mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(f->best, m, _CMP_EQ_OQ), found));
     *pos = -1;
@@ -1068,10 +1073,7 @@ __attribute__((target("avx2"), always_inline)) static inline int near_flat_best(
 }
 
 // The lanes' least squared distance.
-__attribute__((target("avx2"))) static tc_real near_flat_least(const near_flat* f) {
-    __m256d m = _mm256_min_pd(f->best, _mm256_permute4x64_pd(f->best, 0x4e));
-    return _mm256_cvtsd_f64(_mm256_min_pd(m, _mm256_permute_pd(m, 5)));
-}
+__attribute__((target("avx2"))) static tc_real near_flat_least(const near_flat* f) { return _mm256_cvtsd_f64(near_flat_min(f)); }
 
 __attribute__((target("avx2"), always_inline)) static inline void near_flat_start(near_flat* f, tc_vec3 x, tc_real r) {
     f->px = _mm256_set1_pd(x.x), f->py = _mm256_set1_pd(x.y), f->pz = _mm256_set1_pd(x.z);

@@ -311,8 +311,8 @@ static int weights_grown(const tc_points_body* b, distribute_scratch* w, tc_vec3
 }
 
 // A body of at most SCAN_ALL phyxels: each cell of samples tests all of them, 4 at a time, in
-// index order (AVX2; their kept indices stored by a table of lane offsets), instead of walking
-// the phyxel grid (~230 of ~400 phyxels scanned a cell at 20 mm, ~10 instructions each) and
+// index order (AVX2; their kept indices stored by core/lanes_compact.h's lane table), instead
+// of walking the phyxel grid (~230 of ~400 phyxels scanned a cell at 20 mm, ~10 instructions each) and
 // reading back a bitmap; no phyxel grid is built. The same candidates: the same squared
 // distances ((dx dx + dy dy) + dz dz, no FMA) and the same strict test. Distribution 0.35 -> 0.31-0.32
 // M ticks a call at 20 mm (least of 1000; 1.90 -> 1.74 M instructions), 40 mm 0.68 -> 0.55-0.61.
@@ -323,9 +323,7 @@ enum { SCAN_ALL = 1024 };
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TC_NO_VECTOR_CLONES) && !defined(TC_PLAIN_LANES)
 #define SCAN_AVX2 1
 #include <immintrin.h>
-static const int32_t kept_lanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
-                                          {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
-                                          {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+#include "core/lanes_compact.h"
 
 // The phyxels strictly within `reach` of centre into list (4 entries written past the count at
 // most), in index order; returns their count. soa: x, y, z rows of stride `stride` (np rounded up
@@ -341,7 +339,7 @@ __attribute__((target("avx2"))) static int scan_all_avx2(const tc_real* soa, int
         __m256d d2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
         int m = _mm256_movemask_pd(_mm256_cmp_pd(d2, rr, _CMP_LT_OQ));
         if (np - i < 4) m &= (1 << (np - i)) - 1;
-        __m128i kept = _mm_add_epi32(_mm_loadu_si128((const __m128i*)kept_lanes[m]), _mm_set1_epi32(i));
+        __m128i kept = _mm_add_epi32(_mm_loadu_si128((const __m128i*)tc_compact_perm_epi32[m]), _mm_set1_epi32(i));
         _mm_storeu_si128((__m128i*)(list + n), kept);
         n += __builtin_popcount((unsigned)m);
     }
